@@ -1,0 +1,33 @@
+import type { Config } from 'jest';
+
+// Tests run from the TypeScript sources (no build needed): workspace imports are
+// mapped to each package's src/index.ts and ts-jest transpiles to CommonJS.
+// Type checking is done once for the whole tree by `pnpm typecheck`.
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  testMatch: ['**/src/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.faults\\.spec\\.ts$'],
+  moduleNameMapper: {
+    '^@rxagent/(core|testing|openai|anthropic|tools)$': '<rootDir>/packages/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          module: 'commonjs',
+          moduleResolution: 'node',
+          target: 'ES2022',
+          esModuleInterop: true,
+          isolatedModules: true,
+          sourceMap: true,
+        },
+        diagnostics: false,
+      },
+    ],
+  },
+};
+
+export default config;

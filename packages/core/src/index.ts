@@ -1,0 +1,207 @@
+// Messages
+export type {
+  AgentMessage,
+  AssistantMessage,
+  CustomMessage,
+  FinishReason,
+  ImagePart,
+  Message,
+  SystemMessage,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from './messages/types.js';
+export { addUsage, emptyUsage } from './messages/usage.js';
+export {
+  assistantText,
+  contentText,
+  toolCalls,
+  toolErrorResult,
+  userMessage,
+} from './messages/message-helpers.js';
+export {
+  isEmptyAssistant,
+  MISSING_TOOL_RESULT_TEXT,
+  repairMessageSequence,
+  validateMessageSequence,
+} from './messages/message-sequence.js';
+export type { MessageSequenceIssue } from './messages/message-sequence.js';
+export { convertToModelMessages, isModelVisible } from './messages/convert-to-model.js';
+
+// Model
+export type {
+  ChatModel,
+  ChatRequest,
+  JSONSchema,
+  ResponseFormat,
+  SystemBlock,
+  ThinkingLevel,
+  ToolChoice,
+  ToolSpec,
+} from './model/chat-model.js';
+export type { ModelEvent, ModelEventType } from './model/model-event.js';
+export { MessageBuilder } from './model/message-builder.js';
+
+// Errors
+export { RxAgentError } from './errors/rxagent-error.js';
+export { isRetryableStatus, ProviderError } from './errors/provider-error.js';
+export type { ProviderErrorInit } from './errors/provider-error.js';
+export {
+  AuthError,
+  ContextOverflowError,
+  NetworkError,
+  OverloadedError,
+  PartialStreamError,
+  ProviderTimeoutError,
+  RateLimitError,
+  StreamIdleError,
+} from './errors/provider-errors.js';
+export {
+  AgentBusyError,
+  AgentConfigError,
+  InvalidModelEventError,
+  InvalidTranscriptError,
+  RetriesExhaustedError,
+  StopGuardEscalationError,
+} from './errors/agent-errors.js';
+export { AgentStop } from './errors/agent-stop.js';
+export { serializeError } from './errors/serialize-error.js';
+export type { SerializedError } from './errors/serialize-error.js';
+
+// Events
+export type {
+  AgentEndEvent,
+  AgentEvent,
+  AgentEventType,
+  AgentStartEvent,
+  ApprovalEndEvent,
+  ApprovalRequestEvent,
+  CompactionEvent,
+  MessageDelta,
+  MessageEndEvent,
+  MessageStartEvent,
+  MessageUpdateEvent,
+  RetryEvent,
+  StepResult,
+  ToolEndEvent,
+  ToolResult,
+  ToolStartEvent,
+  ToolUpdateEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+  WarningEvent,
+} from './events/agent-event.js';
+
+// Stop conditions
+export type { StopReason, StopSignal } from './stop/stop-signal.js';
+export { stopSignal } from './stop/stop-signal.js';
+export type {
+  StopCondition,
+  StopContext,
+  StopGuard,
+  StopGuardContext,
+  StopGuardDecision,
+} from './stop/stop-condition.js';
+export {
+  costBudget,
+  finishReasonIs,
+  hasToolCall,
+  stepCountIs,
+  timeBudget,
+  tokenBudget,
+} from './stop/stop-conditions.js';
+export type { TokenPrices } from './stop/stop-conditions.js';
+export { and, not, or } from './stop/combinators.js';
+
+// Tools
+export { isJsonSchemaParameters, jsonSchema, tool } from './tools/tool.js';
+export type {
+  AnyTool,
+  InferToolArgs,
+  JsonSchemaParameters,
+  RichToolOutput,
+  Tool,
+  ToolContext,
+  ToolDefinition,
+  ToolParameters,
+} from './tools/tool.js';
+export type {
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  GateDecision,
+  ToolGate,
+  ToolMiddleware,
+} from './tools/tool-hooks.js';
+export {
+  toToolSpec,
+  toolParametersJsonSchema,
+  validateToolCall,
+  validateWithSchema,
+} from './tools/validate-args.js';
+export type { ArgumentIssue } from './tools/validate-args.js';
+export { toToolResult } from './tools/tool-output.js';
+
+// The loop
+export { runAgent } from './loop/run-agent.js';
+export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
+export type {
+  LoopEvent,
+  LoopOperator,
+  RunContext,
+  RunContextItem,
+  TurnContext,
+  TurnContextItem,
+} from './loop/loop-event.js';
+export { isControlItem } from './loop/loop-event.js';
+export { MessageQueue, toUserMessage } from './loop/message-queue.js';
+export type { UserInput } from './loop/message-queue.js';
+export { defaultPipeline } from './loop/default-pipeline.js';
+export {
+  ABORT_MARKER_TEXT,
+  ABORT_MARKER_TOOL_USE_TEXT,
+  abortMarker,
+  CANCELLED_TOOL_RESULT_TEXT,
+} from './loop/abort-marker.js';
+export { stepResultOf } from './loop/step-result.js';
+
+// Operators
+export { llmStep } from './operators/llm-step.js';
+export type { LlmStepOptions } from './operators/llm-step.js';
+export {
+  CANCELLED_FOR_STEERING_TEXT,
+  executeTools,
+  SKIPPED_FOR_STEERING_TEXT,
+  SKIPPED_FOR_STOP_TEXT,
+} from './operators/execute-tools.js';
+export type { ExecuteToolsOptions } from './operators/execute-tools.js';
+export { stopWhen } from './operators/stop-when.js';
+export { followUp, steer } from './operators/steer.js';
+export type { SteerOptions } from './operators/steer.js';
+export { guardStop } from './operators/guard-stop.js';
+export { compactContext } from './operators/compact-context.js';
+export { turnOperator } from './operators/turn-operator.js';
+export type { TurnIO } from './operators/turn-operator.js';
+export { LENGTH_RECOVERY_TEXT } from './operators/assistant-message.js';
+export { retryDelayMs } from './operators/retry-policy.js';
+
+// Context
+export type {
+  CompactionInfo,
+  ContextManager,
+  ContextManagerContext,
+  ContextProjection,
+} from './context/context-manager.js';
+
+// State
+export { initialAgentState, isTerminal } from './state/agent-state.js';
+export type { ActiveTool, AgentState, PendingApproval, Phase } from './state/agent-state.js';
+export { reduceAgentState } from './state/reduce-agent-state.js';
+export { closeTranscript, terminate } from './state/terminate.js';
+export { withState } from './state/with-state.js';
+export type { RunWithState } from './state/with-state.js';
+export { StateObservable } from './state/state-observable.js';
+export { selectPendingTools, selectPhase, selectState, selectUsage } from './state/selectors.js';

@@ -1,0 +1,105 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { ContextManager } from '../context/context-manager.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentMessage } from '../messages/types.js';
+import type {
+  ChatModel,
+  ChatRequest,
+  ResponseFormat,
+  SystemBlock,
+  ThinkingLevel,
+  ToolChoice,
+} from '../model/chat-model.js';
+import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
+import type { LoopEvent } from './loop-event.js';
+import type { MessageQueue, UserInput } from './message-queue.js';
+
+/** Backoff between retries of a failed model call. */
+export interface RetryBackoff {
+  /** First delay (doubles each attempt). Default 1000 ms. */
+  initialDelayMs?: number;
+  /** Cap of any delay, retry-after included. Default 60 000 ms. */
+  maxDelayMs?: number;
+  /** Random reduction of each computed delay, 0 to 1. Default 0.2 (delays of 80–100 %). */
+  jitter?: number;
+}
+
+/**
+ * The loop body: operators applied to the stream of the run. The default is
+ * `compactContext → llmStep → executeTools → steer → stopWhen` built from the config.
+ *
+ * @example
+ * const pipeline: Pipeline = (turn$) => turn$.pipe(llmStep(), executeTools({ concurrency: 2 }), stopWhen(stepCountIs(4)));
+ */
+export type Pipeline = (turn$: Observable<LoopEvent>) => Observable<LoopEvent>;
+
+/** Request options passed on to every model call of the run. */
+export interface ModelCallOptions {
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  temperature?: number;
+  thinking?: ThinkingLevel;
+  responseFormat?: ResponseFormat;
+  cacheControl?: boolean;
+  providerOptions?: ChatRequest['providerOptions'];
+}
+
+/**
+ * Everything `runAgent` takes. Only `model` is required.
+ *
+ * @example
+ * const config: RunAgentConfig = { model, system: 'Be brief.', prompt: 'Hi', tools: [weather], maxSteps: 5 };
+ */
+export interface RunAgentConfig extends ModelCallOptions {
+  model: ChatModel;
+  /** The new input of this run: text, a message or messages. */
+  prompt?: UserInput | AgentMessage | AgentMessage[];
+  /** The transcript so far (repaired if it has dangling tool calls). */
+  messages?: readonly AgentMessage[];
+  system?: string | SystemBlock[];
+  tools?: readonly AnyTool[];
+  /** Model calls at most (default 10); reaching it ends with `steps-limit`. */
+  maxSteps?: number;
+  /** Stop predicates, evaluated after each step's tools; any true stops. */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /** Consulted when the model would stop by itself. */
+  guardStop?: StopGuard;
+  /** Aborting ends the run with the abort marker and `agent-end { reason: 'user-requested' }`. */
+  signal?: AbortSignal;
+  /** Where all time goes (timeouts, backoff, budgets). Default `asyncScheduler`. */
+  scheduler?: SchedulerLike;
+  /** Retries of a retryable model failure (default 3). */
+  maxRetries?: number;
+  retryBackoff?: RetryBackoff;
+  /** Random numbers for jitter (default Math.random); fix it in tests. */
+  random?: () => number;
+  /** Tool calls running at once (default 8). */
+  toolConcurrency?: number;
+  /** Per-call timeout (default 30 000 ms); a tool's `timeoutMs` wins. */
+  toolTimeoutMs?: number;
+  /** Consecutive failures of one tool that disable it for the rest of the run (default 3). */
+  maxToolErrors?: number;
+  /** Tool names that always need approval. */
+  approvalRequired?: readonly string[];
+  approver?: Approver;
+  toolGate?: ToolGate;
+  middlewares?: readonly ToolMiddleware[];
+  /** Messages to deliver mid-run (see `steer`). */
+  steering$?: Observable<UserInput> | MessageQueue;
+  /** `'interrupt'` (default) skips calls not started when a message arrives; `'after-turn'` waits. */
+  steeringMode?: 'interrupt' | 'after-turn';
+  /** Messages delivered only when the run would otherwise stop. */
+  followUp$?: Observable<UserInput> | MessageQueue;
+  contextManager?: ContextManager;
+  /** Output-length recoveries per run (default 3). */
+  maxLengthRecoveries?: number;
+  /** Replaces the default loop body. */
+  pipeline?: Pipeline;
+  /** The run's id (default a random UUID). */
+  runId?: string;
+}
+
+/** Passes events through unchanged; used where a config leaves an operator out. */
+export type EventSink = (event: AgentEvent) => void;

@@ -1,0 +1,340 @@
+import { asyncScheduler, Subject, type Subscriber, type Subscription } from 'rxjs';
+import { AgentConfigError, StopGuardEscalationError } from '../errors/agent-errors.js';
+import type { AgentEvent, ToolResult } from '../events/agent-event.js';
+import { toolCalls, toolErrorResult } from '../messages/message-helpers.js';
+import { repairMessageSequence } from '../messages/message-sequence.js';
+import type { AgentMessage, AssistantMessage } from '../messages/types.js';
+import { attachConfigSources } from '../operators/steer.js';
+import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
+import { abortMarker, CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from './abort-marker.js';
+import { defaultPipeline } from './default-pipeline.js';
+import type { LoopEvent, TurnContext } from './loop-event.js';
+import { toUserMessage } from './message-queue.js';
+import type { RunAgentConfig } from './run-config.js';
+import { appendMessage, createRunContext, type MutableRunContext } from './run-context.js';
+import { stepResultOf } from './step-result.js';
+
+/** The loop of one subscription to `runAgent`: feeds turns into the pipeline and decides. */
+export class RunLoop {
+  private readonly run: MutableRunContext;
+  private readonly input = new Subject<LoopEvent>();
+  private readonly controller = new AbortController();
+  private readonly feedQueue: LoopEvent[] = [];
+  private readonly maxSteps: number;
+  private readonly prompt: AgentMessage[];
+  private readonly firstNewMessage: number;
+  private readonly repairs: string[] = [];
+  private pipelineSub?: Subscription;
+  private detachSources?: () => void;
+  private draining = false;
+  private ended = false;
+  // What the loop saw, to close the transcript on an abort.
+  private streaming?: AssistantMessage;
+  private awaitingResults = new Map<string, { name: string; started: boolean; result?: ToolResult }>();
+
+  constructor(
+    private readonly config: RunAgentConfig,
+    private readonly subscriber: Subscriber<AgentEvent>,
+  ) {
+    const scheduler = config.scheduler ?? asyncScheduler;
+    const now = scheduler.now();
+    const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
+    for (const r of repairs)
+      this.repairs.push(`${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
+    const runId = config.runId ?? globalThis.crypto.randomUUID();
+    this.run = createRunContext(config, scheduler, this.controller.signal, prior, runId);
+    this.firstNewMessage = prior.length;
+    this.maxSteps = Math.max(1, config.maxSteps ?? 10);
+    this.prompt = normalizePrompt(config.prompt, now);
+    if (this.prompt.length === 0 && prior.length === 0) {
+      throw new AgentConfigError(
+        'runAgent needs a prompt or prior messages: pass { prompt: "…" } or { messages }.',
+      );
+    }
+  }
+
+  start(): void {
+    const pipeline = this.config.pipeline ?? defaultPipeline(this.config);
+    this.pipelineSub = pipeline(this.input.asObservable()).subscribe({
+      next: (item) => this.onOutput(item),
+      error: (error: unknown) => this.fail(error),
+      complete: () =>
+        this.fail(
+          new AgentConfigError(
+            'The pipeline completed before the run ended: its operators must pass every item on.',
+          ),
+        ),
+    });
+    this.detachSources = attachConfigSources(this.run);
+    this.feed({ type: 'run-context', run: this.run });
+    this.feed({ type: 'agent-start', runId: this.run.runId });
+    if (this.repairs.length > 0) {
+      this.feed({ type: 'warning', message: `Repaired the prior transcript: ${this.repairs.join(', ')}.` });
+    }
+    const signal = this.config.signal;
+    if (signal) {
+      if (signal.aborted) return this.abort();
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+    this.startTurn(1, this.prompt);
+  }
+
+  teardown(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.cleanup('unsubscribed');
+  }
+
+  private readonly onAbort = () => this.abort();
+
+  private feed(item: LoopEvent): void {
+    this.feedQueue.push(item);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      // A trampoline: a synchronous model and tools finish a turn inside `input.next`; the
+      // next turn is queued here instead of recursing, so 10,000 steps keep a flat stack.
+      while (this.feedQueue.length > 0 && !this.ended) this.input.next(this.feedQueue.shift() as LoopEvent);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private onOutput(item: LoopEvent): void {
+    if (this.ended) return;
+    if (item.type === 'turn-context') return this.onTurnDone(item.turn);
+    if (item.type === 'run-context') return;
+    this.track(item);
+    this.subscriber.next(item);
+  }
+
+  private track(event: AgentEvent): void {
+    switch (event.type) {
+      case 'message-start':
+        if (event.message.role === 'assistant') this.streaming = event.message;
+        return;
+      case 'message-update':
+        this.streaming = event.message;
+        return;
+      case 'retry':
+        this.streaming = undefined;
+        return;
+      case 'message-end': {
+        const message = event.message;
+        appendMessage(this.run, message);
+        if (message.role === 'assistant') {
+          this.streaming = undefined;
+          this.awaitingResults.clear();
+          for (const call of toolCalls(message))
+            this.awaitingResults.set(call.id, { name: call.name, started: false });
+        } else if (message.role === 'tool') {
+          this.awaitingResults.delete(message.toolCallId);
+        }
+        return;
+      }
+      case 'tool-start': {
+        const awaiting = this.awaitingResults.get(event.toolCallId);
+        if (awaiting) awaiting.started = true;
+        return;
+      }
+      case 'tool-end': {
+        const awaiting = this.awaitingResults.get(event.toolCallId);
+        if (awaiting) awaiting.result = event.result;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private emit(event: AgentEvent): void {
+    this.track(event);
+    this.subscriber.next(event);
+  }
+
+  private startTurn(step: number, messages: readonly AgentMessage[]): void {
+    const turn: TurnContext = { run: this.run, step, toolResults: [], next: [] };
+    this.feed({ type: 'turn-start', step });
+    const now = this.run.scheduler.now();
+    const steering = this.run.steering.flatMap((s) => s.queue.drain()).map((m) => toUserMessage(m, now));
+    for (const message of [...messages, ...steering]) {
+      this.feed({ type: 'message-start', message });
+      this.feed({ type: 'message-end', message });
+    }
+    this.feed({ type: 'turn-context', turn });
+  }
+
+  private onTurnDone(turn: TurnContext): void {
+    if (!turn.assistant) {
+      return this.fail(
+        new AgentConfigError(
+          'A turn left the pipeline without a model message: put llmStep() in the pipeline.',
+        ),
+      );
+    }
+    if (this.awaitingResults.size > 0) {
+      // The pipeline has no executeTools: close the calls so the transcript stays valid.
+      const now = this.run.scheduler.now();
+      for (const [id, { name }] of [...this.awaitingResults]) {
+        const message = toolErrorResult(
+          { id, name },
+          'Tool call was not executed: the pipeline has no executeTools().',
+          now,
+        );
+        this.emit({ type: 'message-start', message });
+        this.emit({ type: 'message-end', message });
+        turn.toolResults.push(message);
+      }
+    }
+    const step = stepResultOf(turn);
+    this.run.steps.push(step);
+    this.emit({ type: 'turn-end', step });
+    this.decide(turn);
+  }
+
+  private decide(turn: TurnContext): void {
+    if (turn.stop) return this.end(turn.stop);
+    const step = this.run.steps[this.run.steps.length - 1];
+    const wantsMore =
+      (step?.toolCalls.length ?? 0) > 0 ||
+      turn.next.length > 0 ||
+      this.run.steering.some((s) => s.queue.size > 0);
+    if (wantsMore) return this.continueWith(turn, []);
+    // The model would stop by itself: follow-ups, then stop guards.
+    if (this.run.followUps.some((q) => q.size > 0)) {
+      if (this.atStepLimit()) return this.end(this.stepsLimitSignal());
+      const now = this.run.scheduler.now();
+      const followUps = this.run.followUps.flatMap((q) => q.drain()).map((m) => toUserMessage(m, now));
+      return this.continueWith(turn, followUps);
+    }
+    for (const guard of this.run.stopGuards) {
+      let decision;
+      try {
+        decision = guard({
+          step: step as NonNullable<typeof step>,
+          steps: this.run.steps,
+          messages: this.run.messages,
+        });
+      } catch (error) {
+        this.emit({
+          type: 'warning',
+          message: `A stop guard threw and was ignored: ${error instanceof Error ? error.message : String(error)}`,
+        });
+        continue;
+      }
+      if (decision?.escalate) return this.fail(new StopGuardEscalationError(decision.reason));
+      if (decision?.inject) {
+        turn.next.push(toUserMessage(decision.inject, this.run.scheduler.now()));
+        return this.continueWith(turn, []);
+      }
+    }
+    this.end(stopSignal('completed', 'The model finished without calling a tool.'));
+  }
+
+  private atStepLimit(): boolean {
+    return this.run.steps.length >= this.maxSteps;
+  }
+
+  private stepsLimitSignal(): StopSignal {
+    return stopSignal('steps-limit', `Step limit reached: ${this.run.steps.length}/${this.maxSteps}`, {
+      context: { steps: this.run.steps.length, maxSteps: this.maxSteps },
+      source: 'maxSteps',
+    });
+  }
+
+  private continueWith(turn: TurnContext, extra: AgentMessage[]): void {
+    if (this.atStepLimit()) return this.end(this.stepsLimitSignal());
+    this.startTurn(turn.step + 1, [...turn.next, ...extra]);
+  }
+
+  private end(signal: StopSignal): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.subscriber.next({
+      type: 'agent-end',
+      reason: signal.reason,
+      signal,
+      messages: this.run.messages.slice(this.firstNewMessage),
+      usage: this.run.usage,
+      steps: this.run.steps.length,
+    });
+    this.cleanup('ended');
+    this.subscriber.complete();
+  }
+
+  private fail(error: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.cleanup('failed');
+    this.subscriber.error(error);
+  }
+
+  /** An abort: stop everything in flight, close the transcript, mark it, end cleanly. */
+  private abort(): void {
+    if (this.ended) return;
+    this.pipelineSub?.unsubscribe();
+    this.controller.abort('aborted');
+    const run = this.run;
+    const now = run.scheduler.now();
+    const { provider, modelId } = run.model;
+    if (this.streaming) {
+      this.emit({ type: 'message-end', message: closeAbortedMessage(this.streaming) });
+    } else if (this.awaitingResults.size > 0) {
+      const pending = [...this.awaitingResults];
+      for (const [id, entry] of pending) {
+        if (entry.result) continue;
+        const result: ToolResult = {
+          content: [{ type: 'text', text: CANCELLED_TOOL_RESULT_TEXT }],
+          isError: true,
+        };
+        entry.result = result;
+        if (!entry.started)
+          this.emit({ type: 'tool-start', toolCallId: id, toolName: entry.name, args: undefined });
+        this.emit({
+          type: 'tool-end',
+          toolCallId: id,
+          toolName: entry.name,
+          args: undefined,
+          result,
+          isError: true,
+        });
+      }
+      for (const [id, entry] of pending) {
+        const result = entry.result as ToolResult;
+        const message = {
+          role: 'tool' as const,
+          toolCallId: id,
+          toolName: entry.name,
+          content: result.content,
+          isError: result.isError,
+          timestamp: now,
+        };
+        this.emit({ type: 'message-start', message });
+        this.emit({ type: 'message-end', message });
+      }
+      const marker = abortMarker('tool-use', provider, modelId, now);
+      this.emit({ type: 'message-start', message: marker });
+      this.emit({ type: 'message-end', message: marker });
+    } else {
+      const marker = abortMarker('inference', provider, modelId, now);
+      this.emit({ type: 'message-start', message: marker });
+      this.emit({ type: 'message-end', message: marker });
+    }
+    this.end(stopSignal('user-requested', 'The run was aborted.', { source: 'signal' }));
+  }
+
+  private cleanup(reason: string): void {
+    this.config.signal?.removeEventListener('abort', this.onAbort);
+    if (!this.controller.signal.aborted && reason !== 'ended') this.controller.abort(reason);
+    this.pipelineSub?.unsubscribe();
+    this.detachSources?.();
+    this.feedQueue.length = 0;
+  }
+}
+
+function normalizePrompt(prompt: RunAgentConfig['prompt'], now: number): AgentMessage[] {
+  if (prompt === undefined) return [];
+  if (typeof prompt === 'string') return [toUserMessage(prompt, now)];
+  if (Array.isArray(prompt)) return prompt;
+  return [prompt as AgentMessage];
+}

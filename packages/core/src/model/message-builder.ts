@@ -1,0 +1,107 @@
+import { InvalidModelEventError } from '../errors/agent-errors.js';
+import type { MessageDelta } from '../events/agent-event.js';
+import { emptyUsage } from '../messages/usage.js';
+import type { AssistantMessage, TextPart, ThinkingPart, ToolCallPart } from '../messages/types.js';
+import type { ModelEvent } from './model-event.js';
+
+type Part = TextPart | ThinkingPart | ToolCallPart;
+
+/**
+ * Folds `ModelEvent`s into the partial assistant message, one immutable snapshot per delta
+ * (only the changed part and the content array are new: O(parts), never O(transcript)).
+ * Tolerant of models that skip `toolcall-start` or interleave indices.
+ *
+ * @example
+ * const builder = new MessageBuilder('openai', 'gpt-4o-mini', now);
+ * const delta = builder.apply({ type: 'text-delta', index: 0, text: 'Hi' });
+ * builder.message; // { role: 'assistant', content: [{ type: 'text', text: 'Hi' }], … }
+ */
+export class MessageBuilder {
+  message: AssistantMessage;
+  private readonly positions = new Map<string, number>();
+
+  constructor(provider: string, model: string, timestamp: number) {
+    this.message = {
+      role: 'assistant',
+      content: [],
+      stopReason: 'stop',
+      usage: emptyUsage(),
+      provider,
+      model,
+      timestamp,
+    };
+  }
+
+  /** Applies a delta event; returns the `MessageDelta` it amounts to (undefined for usage/finish). */
+  apply(event: ModelEvent): MessageDelta | undefined {
+    if (
+      typeof event !== 'object' ||
+      event === null ||
+      typeof (event as { type?: unknown }).type !== 'string'
+    ) {
+      throw new InvalidModelEventError(
+        `The model emitted something that is not a ModelEvent: ${String(event)}. Emit objects with a "type".`,
+      );
+    }
+    switch (event.type) {
+      case 'text-delta':
+        this.update('text', event.index, (p) => ({ type: 'text', text: textOf(p) + event.text }));
+        return { kind: 'text', text: event.text, index: event.index };
+      case 'thinking-delta':
+        this.update('thinking', event.index, (p) => {
+          const part: ThinkingPart = { type: 'thinking', text: textOf(p) + event.text };
+          const signature = event.signature ?? (p?.type === 'thinking' ? p.signature : undefined);
+          if (signature !== undefined) part.signature = signature;
+          return part;
+        });
+        return { kind: 'thinking', text: event.text, index: event.index };
+      case 'toolcall-start':
+        this.update('call', event.index, () => ({
+          type: 'tool-call',
+          id: event.id,
+          name: event.name,
+          args: {},
+          argsText: '',
+        }));
+        return { kind: 'toolcall', text: '', index: event.index };
+      case 'toolcall-delta':
+        this.update('call', event.index, (p) => {
+          const call: ToolCallPart =
+            p?.type === 'tool-call' ? p : { type: 'tool-call', id: '', name: '', args: {}, argsText: '' };
+          return { ...call, argsText: (call.argsText ?? '') + event.argsText };
+        });
+        return { kind: 'toolcall', text: event.argsText, index: event.index };
+      case 'toolcall-end':
+        this.update('call', event.index, () => event.call);
+        return undefined;
+      case 'usage':
+        this.message = { ...this.message, usage: event.usage };
+        return undefined;
+      case 'finish':
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private update(
+    kind: 'text' | 'thinking' | 'call',
+    index: number,
+    next: (prev: Part | undefined) => Part,
+  ): void {
+    const key = `${kind}:${index}`;
+    const content = this.message.content.slice();
+    const position = this.positions.get(key);
+    if (position === undefined) {
+      this.positions.set(key, content.length);
+      content.push(next(undefined));
+    } else {
+      content[position] = next(content[position]);
+    }
+    this.message = { ...this.message, content };
+  }
+}
+
+function textOf(part: Part | undefined): string {
+  return part && part.type !== 'tool-call' ? part.text : '';
+}

@@ -1,0 +1,25 @@
+import type { AssistantMessage, FinishReason, ToolCallPart, Usage } from '../messages/types.js';
+
+/**
+ * What a `ChatModel` stream emits. `index` is the position of the content part in the
+ * assistant message being built, so interleaved parallel tool calls stay apart. The stream
+ * ends with one `finish` carrying the complete message.
+ *
+ * @example
+ * const events: ModelEvent[] = [
+ *   { type: 'text-delta', index: 0, text: 'Hel' },
+ *   { type: 'text-delta', index: 0, text: 'lo' },
+ *   { type: 'finish', reason: 'stop', message },
+ * ];
+ */
+export type ModelEvent =
+  | { type: 'text-delta'; index: number; text: string }
+  | { type: 'thinking-delta'; index: number; text: string; signature?: string }
+  | { type: 'toolcall-start'; index: number; id: string; name: string }
+  | { type: 'toolcall-delta'; index: number; argsText: string }
+  | { type: 'toolcall-end'; index: number; call: ToolCallPart }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason; message: AssistantMessage };
+
+/** The `type` tags of `ModelEvent`. */
+export type ModelEventType = ModelEvent['type'];

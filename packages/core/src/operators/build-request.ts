@@ -1,0 +1,43 @@
+import type { RunContext, TurnContext } from '../loop/loop-event.js';
+import type { Message } from '../messages/types.js';
+import type { ChatRequest, ToolSpec } from '../model/chat-model.js';
+import { toToolSpec } from '../tools/validate-args.js';
+
+const specCache = new WeakMap<RunContext, ToolSpec[]>();
+
+/** The tool specs of a run, converted once. */
+export function runToolSpecs(run: RunContext): ToolSpec[] {
+  let specs = specCache.get(run);
+  if (!specs) {
+    specs = [...run.tools.values()].map(toToolSpec);
+    specCache.set(run, specs);
+  }
+  return specs;
+}
+
+/**
+ * The request of one model call: the run's system prompt, tools and call options, the
+ * given messages, and `extra` on top.
+ *
+ * @example
+ * const request = buildRequest(turn, turn.run.modelMessages);
+ */
+export function buildRequest(
+  turn: TurnContext,
+  messages: readonly Message[],
+  extra?: Partial<Omit<ChatRequest, 'messages'>>,
+): ChatRequest {
+  const config = turn.run.config;
+  const request: ChatRequest = { messages };
+  if (config.system !== undefined) request.system = config.system;
+  const tools = runToolSpecs(turn.run);
+  if (tools.length > 0) request.tools = tools;
+  if (config.toolChoice !== undefined) request.toolChoice = config.toolChoice;
+  if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
+  if (config.temperature !== undefined) request.temperature = config.temperature;
+  if (config.thinking !== undefined) request.thinking = config.thinking;
+  if (config.responseFormat !== undefined) request.responseFormat = config.responseFormat;
+  if (config.cacheControl !== undefined) request.cacheControl = config.cacheControl;
+  if (config.providerOptions !== undefined) request.providerOptions = config.providerOptions;
+  return extra ? { ...request, ...extra } : request;
+}

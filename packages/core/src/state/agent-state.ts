@@ -1,0 +1,87 @@
+import type { SerializedError } from '../errors/serialize-error.js';
+import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
+import { emptyUsage } from '../messages/usage.js';
+import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+
+/**
+ * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and
+ * `error` are terminal and written by whoever owns the subscription (first one wins).
+ */
+export type Phase =
+  'starting' | 'llm-in-flight' | 'step-finished' | 'tool-executing' | 'idle' | 'done' | 'cancelled' | 'error';
+
+/**
+ * True for the terminal phases (`done`, `cancelled`, `error`).
+ *
+ * @example
+ * state$.pipe(takeWhile((s) => !isTerminal(s.phase), true));
+ */
+export function isTerminal(phase: Phase): boolean {
+  return phase === 'done' || phase === 'cancelled' || phase === 'error';
+}
+
+/** A tool call between its `tool-start` and `tool-end`. */
+export interface ActiveTool {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  /** The last progress it reported. */
+  progress?: unknown;
+}
+
+/** A tool call waiting for a person (between `approval-request` and `approval-end`). */
+export interface PendingApproval {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+}
+
+/**
+ * The state of a run, a pure fold of its events (`reduceAgentState`).
+ *
+ * @example
+ * const { state$ } = withState(runAgent(config));
+ * state$.subscribe((s) => render(s.phase, s.step, s.usage.totalTokens));
+ */
+export interface AgentState {
+  phase: Phase;
+  /** The current (1-based) step; 0 before the first model call. */
+  step: number;
+  runId?: string;
+  /** The transcript: prior messages and every completed message of the run. */
+  messages: readonly AgentMessage[];
+  /** The assistant message being streamed, if any. */
+  streamingMessage?: AssistantMessage;
+  /** Ids of the tool calls running now, in start order. */
+  pendingToolCalls: readonly string[];
+  activeTools: readonly ActiveTool[];
+  pendingApprovals: readonly PendingApproval[];
+  /** Total usage of the runs folded into this state. */
+  usage: Usage;
+  stopReason?: StopReason;
+  stopSignal?: StopSignal;
+  error?: SerializedError;
+  isRunning: boolean;
+  /** Retries of model calls so far in this run. */
+  retries: number;
+}
+
+/**
+ * The state before any event: phase `starting`, step 0, the given transcript.
+ *
+ * @example
+ * const state = events.reduce(reduceAgentState, initialAgentState(priorMessages));
+ */
+export function initialAgentState(messages: readonly AgentMessage[] = []): AgentState {
+  return {
+    phase: 'starting',
+    step: 0,
+    messages,
+    pendingToolCalls: [],
+    activeTools: [],
+    pendingApprovals: [],
+    usage: emptyUsage(),
+    isRunning: false,
+    retries: 0,
+  };
+}

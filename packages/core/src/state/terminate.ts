@@ -1,0 +1,74 @@
+import { serializeError } from '../errors/serialize-error.js';
+import { CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../loop/abort-marker.js';
+import { toolErrorResult } from '../messages/message-helpers.js';
+import type { AgentMessage } from '../messages/types.js';
+import { isTerminal, type AgentState } from './agent-state.js';
+
+/**
+ * Closes a transcript: every tool call without a result gets a `Tool call was cancelled.`
+ * error result, so the next request is accepted by strict providers. Returns the same array
+ * when nothing is open.
+ *
+ * @example
+ * const safe = closeTranscript(state.messages, scheduler.now());
+ */
+export function closeTranscript(messages: readonly AgentMessage[], timestamp = 0): readonly AgentMessage[] {
+  // Only the last assistant message can have open calls: the loop always closes a batch.
+  let last = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const role = (messages[i] as AgentMessage).role;
+    if (role === 'assistant') {
+      last = i;
+      break;
+    }
+    if (role === 'user' || role === 'system') return messages;
+  }
+  if (last < 0) return messages;
+  const assistant = messages[last];
+  if (assistant?.role !== 'assistant') return messages;
+  const answered = new Set<string>();
+  for (let i = last + 1; i < messages.length; i++) {
+    const m = messages[i] as AgentMessage;
+    if (m.role === 'tool') answered.add(m.toolCallId);
+  }
+  const missing = assistant.content.filter((p) => p.type === 'tool-call' && !answered.has(p.id));
+  if (missing.length === 0) return messages;
+  const results = missing.map((p) =>
+    toolErrorResult(p as { id: string; name: string }, CANCELLED_TOOL_RESULT_TEXT, timestamp),
+  );
+  return [...messages, ...results];
+}
+
+/**
+ * Moves a state to a terminal phase (`done`, `cancelled`, `error`) — unless it already is in
+ * one: the first terminal wins and the step is kept. The transcript is closed (open tool calls
+ * get a cancelled result; a streamed partial message is kept, marked aborted).
+ *
+ * @example
+ * state$.next(terminate(state$.value, 'cancelled'));
+ */
+export function terminate(
+  state: AgentState,
+  phase: 'done' | 'cancelled' | 'error',
+  error?: unknown,
+  timestamp = 0,
+): AgentState {
+  if (isTerminal(state.phase)) return state;
+  let messages = state.messages;
+  if (state.streamingMessage && phase === 'cancelled' && state.streamingMessage.content.length > 0) {
+    messages = [...messages, closeAbortedMessage(state.streamingMessage)];
+  }
+  messages = closeTranscript(messages, timestamp);
+  const next: AgentState = {
+    ...state,
+    phase,
+    messages,
+    streamingMessage: undefined,
+    pendingToolCalls: [],
+    activeTools: [],
+    pendingApprovals: [],
+    isRunning: false,
+  };
+  if (phase === 'error') next.error = serializeError(error);
+  return next;
+}

@@ -1,0 +1,139 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { z } from 'zod';
+import type { ToolResult } from '../events/agent-event.js';
+import type { AgentMessage, ImagePart, TextPart, ToolCallPart } from '../messages/types.js';
+import type { JSONSchema } from '../model/chat-model.js';
+
+/**
+ * Tool parameters given as plain JSON Schema, validated with ajv. Build with `jsonSchema()`.
+ */
+export interface JsonSchemaParameters<T = unknown> {
+  readonly kind: 'json-schema';
+  readonly schema: JSONSchema;
+  /** Type-level only: the arguments type this schema describes. */
+  readonly __args?: T;
+}
+
+/** A zod schema or a `jsonSchema()` wrapper. */
+export type ToolParameters<T = unknown> = z.ZodType<T> | JsonSchemaParameters<T>;
+
+/** The arguments type a `ToolParameters` describes. */
+export type InferToolArgs<P> =
+  P extends z.ZodType<infer O> ? O : P extends JsonSchemaParameters<infer T> ? T : unknown;
+
+/**
+ * What a tool's `execute` (and hooks) receive besides the arguments.
+ *
+ * @example
+ * execute: async ({ url }, { signal, progress }) => { progress('fetching'); return (await fetch(url, { signal })).text(); }
+ */
+export interface ToolContext {
+  toolCallId: string;
+  toolName: string;
+  /** Aborted when the run is aborted or unsubscribed, on timeout, or on an interrupting steer. */
+  signal: AbortSignal;
+  /** Reports progress: emitted as `tool-update { kind: 'progress' }`. */
+  progress(progress: unknown): void;
+  /** The transcript as the model saw it for this turn. */
+  messages: readonly AgentMessage[];
+  /** The run's scheduler: use it for any time the tool needs, so tests stay in virtual time. */
+  scheduler: SchedulerLike;
+}
+
+/** Content a tool may return instead of a plain value: text and images. */
+export interface RichToolOutput {
+  content: (TextPart | ImagePart)[];
+  isError?: boolean;
+}
+
+/**
+ * A tool the model can call. `execute` may return a value, a Promise, or an Observable whose
+ * values before the last are progress. Hooks run in order: validate → preview → approval →
+ * gate → middlewares → execute.
+ *
+ * @example
+ * const weather: Tool<{ city: string }, { tempC: number }> = tool({
+ *   name: 'get_weather', description: 'Current weather for a city',
+ *   parameters: z.object({ city: z.string() }),
+ *   execute: async ({ city }) => ({ tempC: 21 }),
+ * });
+ */
+export interface Tool<TArgs = any, TResult = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: ToolParameters<TArgs>;
+  execute(args: TArgs, ctx: ToolContext): TResult | PromiseLike<TResult> | Observable<TResult>;
+  /** Wait for a person's approval before executing (or a function of the arguments). */
+  readonly needsApproval?: boolean | ((args: TArgs) => boolean);
+  /** `false` (or a function returning false) makes the call run alone. Default true. */
+  readonly concurrencySafe?: boolean | ((args: TArgs) => boolean);
+  /** On an interrupting steer: `'cancel'` aborts the running call, `'block'` (default) lets it finish. */
+  readonly interrupt?: 'block' | 'cancel';
+  /** Per-call timeout in ms (default: the run's `toolTimeoutMs`, 30 s). */
+  readonly timeoutMs?: number;
+  /** Ask the provider for strict schema adherence. */
+  readonly strict?: boolean;
+  /** Business rules, cheap and without side effects: return (or throw) a string to refuse. */
+  validate?(args: TArgs, ctx: ToolContext): void | string | PromiseLike<void | string>;
+  /** What the call would do, shown before approval (`tool-update { kind: 'preview' }`). */
+  preview?(args: TArgs, ctx: ToolContext): unknown;
+  /** How the result becomes what the model reads (default: strings as is, the rest as JSON). */
+  toModelOutput?(result: TResult): string | RichToolOutput;
+}
+
+/** Anything that can be in a tool list. */
+export type AnyTool = Tool<any, any>;
+
+/** The definition passed to `tool()`. */
+export type ToolDefinition<P extends ToolParameters<any>, R> = Omit<
+  Tool<InferToolArgs<P>, R>,
+  'parameters'
+> & {
+  parameters: P;
+};
+
+/**
+ * Defines a tool, inferring the argument type from its zod schema (or `jsonSchema<T>()`).
+ *
+ * @example
+ * const add = tool({
+ *   name: 'add', description: 'Add two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => a + b,
+ * });
+ */
+export function tool<P extends ToolParameters<any>, R>(
+  definition: ToolDefinition<P, R>,
+): Tool<InferToolArgs<P>, R> {
+  return definition as Tool<InferToolArgs<P>, R>;
+}
+
+/**
+ * Wraps a plain JSON Schema as tool parameters, validated with ajv (all errors, with paths).
+ *
+ * @example
+ * const search = tool({
+ *   name: 'search', description: 'Search the docs',
+ *   parameters: jsonSchema<{ query: string }>({ type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }),
+ *   execute: ({ query }) => `results for ${query}`,
+ * });
+ */
+export function jsonSchema<T = unknown>(schema: JSONSchema): JsonSchemaParameters<T> {
+  return { kind: 'json-schema', schema };
+}
+
+/** True when parameters are a `jsonSchema()` wrapper rather than a zod schema. */
+export function isJsonSchemaParameters(parameters: unknown): parameters is JsonSchemaParameters {
+  return (
+    typeof parameters === 'object' &&
+    parameters !== null &&
+    (parameters as { kind?: unknown }).kind === 'json-schema' &&
+    typeof (parameters as { schema?: unknown }).schema === 'object'
+  );
+}
+
+/** A call the model made, with its tool (undefined when the model named an unknown tool). */
+export interface ResolvedToolCall {
+  call: ToolCallPart;
+  tool: AnyTool | undefined;
+}

@@ -1,0 +1,18 @@
+export { createTestScheduler } from './test-scheduler.js';
+export { marbleModel, textDelta } from './marble-model.js';
+export type { ColdHelper, ColdObservable, MarbleCall, MarbleModel } from './marble-model.js';
+export { scriptedModel } from './scripted-model.js';
+export type { ScriptedModel, ScriptedModelOptions, ScriptedTurnInput } from './scripted-model.js';
+export {
+  assistantMessage,
+  errorTurn,
+  finishEvent,
+  textTurn,
+  toolCallTurn,
+  truncatedTurn,
+  usage,
+} from './model-builders.js';
+export type { BuilderOptions, ScriptedCall, ScriptedTurn } from './model-builders.js';
+export { encodeSse, startSseTestServer } from './sse-test-server.js';
+export type { RecordedRequest, SseEvent, SseScript, SseStep, SseTestServer } from './sse-test-server.js';
+export { collectEvents, eventTypes } from './run-helpers.js';
