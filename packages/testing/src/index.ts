@@ -16,3 +16,5 @@ export type { BuilderOptions, ScriptedCall, ScriptedTurn } from './model-builder
 export { encodeSse, startSseTestServer } from './sse-test-server.js';
 export type { RecordedRequest, SseEvent, SseScript, SseStep, SseTestServer } from './sse-test-server.js';
 export { collectEvents, eventTypes } from './run-helpers.js';
+export { EVENT_LETTERS, toMarbleLetters } from './marble-letters.js';
+export { timeline } from './timeline.js';

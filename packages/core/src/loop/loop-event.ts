@@ -1,4 +1,4 @@
-import type { OperatorFunction, SchedulerLike } from 'rxjs';
+import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
 import type { AgentEvent, StepResult } from '../events/agent-event.js';
 import type {
   AgentMessage,
@@ -56,7 +56,7 @@ export interface TurnContext {
   /** The messages for this call when a context manager rewrote them (else `run.modelMessages`). */
   context?: readonly Message[];
   /** Called by `llmStep` once on a context overflow; set by `compactContext`. */
-  recoverOverflow?: (error: unknown) => import('rxjs').Observable<readonly Message[]>;
+  recoverOverflow?: (error: unknown) => Observable<readonly Message[]>;
   /** The model's message, set by `llmStep`. */
   assistant?: AssistantMessage;
   /** The results of this turn's calls in call order, set by `executeTools`. */

@@ -35,7 +35,9 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
       subscriber.error(error);
       return;
     }
+    // Registered before start(): an operator like take(n) may unsubscribe while a synchronous
+    // model and tools are still running inside start().
+    subscriber.add(() => loop.teardown());
     loop.start();
-    return () => loop.teardown();
   });
 }

@@ -193,15 +193,18 @@ export class RunLoop {
   }
 
   private decide(turn: TurnContext): void {
-    if (turn.stop) return this.end(turn.stop);
     const step = this.run.steps[this.run.steps.length - 1];
     const wantsMore =
       (step?.toolCalls.length ?? 0) > 0 ||
       turn.next.length > 0 ||
       this.run.steering.some((s) => s.queue.size > 0);
+    const followUpsWaiting = this.run.followUps.some((q) => q.size > 0);
+    // A natural finish (no calls, nothing queued) is `completed` even when a predicate also said stop.
+    if (turn.stop && (wantsMore || followUpsWaiting)) return this.end(turn.stop);
+    if (turn.stop) return this.end(stopSignal('completed', 'The model finished without calling a tool.'));
     if (wantsMore) return this.continueWith(turn, []);
     // The model would stop by itself: follow-ups, then stop guards.
-    if (this.run.followUps.some((q) => q.size > 0)) {
+    if (followUpsWaiting) {
       if (this.atStepLimit()) return this.end(this.stepsLimitSignal());
       const now = this.run.scheduler.now();
       const followUps = this.run.followUps.flatMap((q) => q.drain()).map((m) => toUserMessage(m, now));
@@ -336,5 +339,5 @@ function normalizePrompt(prompt: RunAgentConfig['prompt'], now: number): AgentMe
   if (prompt === undefined) return [];
   if (typeof prompt === 'string') return [toUserMessage(prompt, now)];
   if (Array.isArray(prompt)) return prompt;
-  return [prompt as AgentMessage];
+  return [prompt];
 }

@@ -40,7 +40,7 @@ export class MessageBuilder {
       typeof (event as { type?: unknown }).type !== 'string'
     ) {
       throw new InvalidModelEventError(
-        `The model emitted something that is not a ModelEvent: ${String(event)}. Emit objects with a "type".`,
+        `The model emitted something that is not a ModelEvent: ${JSON.stringify(event)}. Emit objects with a "type".`,
       );
     }
     switch (event.type) {

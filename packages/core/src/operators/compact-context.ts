@@ -1,7 +1,6 @@
-import { defer, from, isObservable, map, Observable, of, type ObservableInput } from 'rxjs';
+import { defer, from, isObservable, map, of, type Observable, type ObservableInput } from 'rxjs';
 import type { ContextManager, ContextManagerContext, ContextProjection } from '../context/context-manager.js';
 import type { LoopOperator, TurnContext } from '../loop/loop-event.js';
-import type { Message } from '../messages/types.js';
 import { turnOperator } from './turn-operator.js';
 
 function isProjection(value: unknown): value is ContextProjection {
@@ -55,7 +54,7 @@ export function compactContext(manager: ContextManager): LoopOperator {
     }
     const sub = defer(() => projection$(manager.project(input, managerContext(turn)))).subscribe({
       next(p) {
-        if (p.messages !== input) turn.context = p.messages as readonly Message[];
+        if (p.messages !== input) turn.context = p.messages;
         if (p.compaction) io.emit({ type: 'compaction', ...p.compaction });
       },
       error(error: unknown) {

@@ -1,5 +1,5 @@
 import { Subscription } from 'rxjs';
-import { AgentStop } from '../errors/agent-stop.js';
+import type { AgentStop } from '../errors/agent-stop.js';
 import type { LoopOperator, TurnContext } from '../loop/loop-event.js';
 import { toolCalls } from '../messages/message-helpers.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
@@ -124,6 +124,7 @@ function runBatch(
     run.signal.addEventListener('abort', onRunAbort, { once: true });
     slot.release = () => run.signal.removeEventListener('abort', onRunAbort);
     slot.sub = runToolCall({
+      runId: run.runId,
       call,
       tool: slot.tool,
       toolNames,

@@ -96,13 +96,12 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
         io.emit({ type: 'message-start', message: builder.message });
       };
       let stream$: Observable<ModelEvent>;
-      let modelSub: Subscription | undefined;
       try {
         stream$ = chatModel.stream(buildRequest(turn, context, options.request));
       } catch (error) {
         return onFailure(error, attemptNo);
       }
-      modelSub = stream$.subscribe({
+      const modelSub = stream$.subscribe({
         next(event) {
           if (finished) return;
           try {
@@ -118,8 +117,7 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
             start();
             if (delta) io.emit({ type: 'message-update', message: builder.message, delta });
           } catch (error) {
-            finished = builder.message; // ignore whatever else the stream sends
-            modelSub?.unsubscribe();
+            finished = builder.message; // ignore whatever else the stream sends; failing tears it down
             io.fail(error);
           }
         },

@@ -1,6 +1,5 @@
 import type { LoopOperator } from '../loop/loop-event.js';
 import { stepResultOf } from '../loop/step-result.js';
-import { addUsage } from '../messages/usage.js';
 import type { StopCondition, StopContext } from '../stop/stop-condition.js';
 import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
 import { turnOperator } from './turn-operator.js';
@@ -18,7 +17,7 @@ import { turnOperator } from './turn-operator.js';
  * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), stopWhen(stepCountIs(5), hasToolCall('finish'))) });
  */
 export function stopWhen(...conditions: (StopCondition | readonly StopCondition[])[]): LoopOperator {
-  const predicates = conditions.flat() as StopCondition[];
+  const predicates: StopCondition[] = conditions.flat();
   return turnOperator((turn, io) => {
     if (turn.stop || predicates.length === 0) return io.done();
     const run = turn.run;
@@ -29,7 +28,8 @@ export function stopWhen(...conditions: (StopCondition | readonly StopCondition[
         return [...run.steps, step];
       },
       step,
-      usage: addUsage(run.usage, step.usage),
+      // The loop has already counted this step's message into run.usage.
+      usage: run.usage,
       elapsedMs: run.scheduler.now() - run.startedAt,
       messages: run.messages,
     };

@@ -1,4 +1,5 @@
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
@@ -55,6 +56,8 @@ export interface AgentState {
   /** Ids of the tool calls running now, in start order. */
   pendingToolCalls: readonly string[];
   activeTools: readonly ActiveTool[];
+  /** Results of this batch's calls that ended but are not in the transcript yet (by call id). */
+  finishedTools: Readonly<Record<string, ToolResult>>;
   pendingApprovals: readonly PendingApproval[];
   /** Total usage of the runs folded into this state. */
   usage: Usage;
@@ -79,6 +82,7 @@ export function initialAgentState(messages: readonly AgentMessage[] = []): Agent
     messages,
     pendingToolCalls: [],
     activeTools: [],
+    finishedTools: {},
     pendingApprovals: [],
     usage: emptyUsage(),
     isRunning: false,

@@ -21,6 +21,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
         streamingMessage: undefined,
         pendingToolCalls: [],
         activeTools: [],
+        finishedTools: {},
         pendingApprovals: [],
         stopReason: undefined,
         stopSignal: undefined,
@@ -36,12 +37,17 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       return { ...state, streamingMessage: event.message };
     case 'message-end': {
       const message = event.message;
+      if (message.role === 'tool' && message.toolCallId in state.finishedTools) {
+        const { [message.toolCallId]: _done, ...finishedTools } = state.finishedTools;
+        return { ...state, messages: [...state.messages, message], finishedTools };
+      }
       if (message.role !== 'assistant') return { ...state, messages: [...state.messages, message] };
       return {
         ...state,
         phase: message.stopReason === 'aborted' ? state.phase : 'step-finished',
         messages: [...state.messages, message],
         streamingMessage: undefined,
+        finishedTools: {},
         usage: message.usage ? addUsage(state.usage, message.usage) : state.usage,
       };
     }
@@ -68,6 +74,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
         ...state,
         pendingToolCalls: state.pendingToolCalls.filter((id) => id !== event.toolCallId),
         activeTools: state.activeTools.filter((t) => t.toolCallId !== event.toolCallId),
+        finishedTools: { ...state.finishedTools, [event.toolCallId]: event.result },
       };
     case 'approval-request':
       return {

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 
 /**
  * An Observable of state that also has the current state synchronously in `.value`
@@ -10,10 +10,7 @@ import { Observable } from 'rxjs';
  */
 export class StateObservable<S> extends Observable<S> {
   constructor(
-    subscribe: (
-      this: Observable<S>,
-      subscriber: import('rxjs').Subscriber<S>,
-    ) => import('rxjs').TeardownLogic,
+    subscribe: (this: Observable<S>, subscriber: Subscriber<S>) => TeardownLogic,
     private readonly read: () => S,
   ) {
     super(subscribe);

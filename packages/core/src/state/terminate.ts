@@ -1,18 +1,23 @@
 import { serializeError } from '../errors/serialize-error.js';
 import { CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../loop/abort-marker.js';
 import { toolErrorResult } from '../messages/message-helpers.js';
+import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
 import { isTerminal, type AgentState } from './agent-state.js';
 
 /**
- * Closes a transcript: every tool call without a result gets a `Tool call was cancelled.`
- * error result, so the next request is accepted by strict providers. Returns the same array
- * when nothing is open.
+ * Closes a transcript: every tool call without a result gets the result it finished with
+ * (from `finished`) or a `Tool call was cancelled.` error result, so the next request is
+ * accepted by strict providers. Returns the same array when nothing is open.
  *
  * @example
  * const safe = closeTranscript(state.messages, scheduler.now());
  */
-export function closeTranscript(messages: readonly AgentMessage[], timestamp = 0): readonly AgentMessage[] {
+export function closeTranscript(
+  messages: readonly AgentMessage[],
+  timestamp = 0,
+  finished: Readonly<Record<string, ToolResult>> = {},
+): readonly AgentMessage[] {
   // Only the last assistant message can have open calls: the loop always closes a batch.
   let last = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -33,9 +38,19 @@ export function closeTranscript(messages: readonly AgentMessage[], timestamp = 0
   }
   const missing = assistant.content.filter((p) => p.type === 'tool-call' && !answered.has(p.id));
   if (missing.length === 0) return messages;
-  const results = missing.map((p) =>
-    toolErrorResult(p as { id: string; name: string }, CANCELLED_TOOL_RESULT_TEXT, timestamp),
-  );
+  const results = missing.map((p): AgentMessage => {
+    const call = p as { id: string; name: string };
+    const result = finished[call.id];
+    if (!result) return toolErrorResult(call, CANCELLED_TOOL_RESULT_TEXT, timestamp);
+    return {
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      isError: result.isError,
+      timestamp,
+    };
+  });
   return [...messages, ...results];
 }
 
@@ -58,7 +73,7 @@ export function terminate(
   if (state.streamingMessage && phase === 'cancelled' && state.streamingMessage.content.length > 0) {
     messages = [...messages, closeAbortedMessage(state.streamingMessage)];
   }
-  messages = closeTranscript(messages, timestamp);
+  messages = closeTranscript(messages, timestamp, state.finishedTools);
   const next: AgentState = {
     ...state,
     phase,
@@ -66,6 +81,7 @@ export function terminate(
     streamingMessage: undefined,
     pendingToolCalls: [],
     activeTools: [],
+    finishedTools: {},
     pendingApprovals: [],
     isRunning: false,
   };

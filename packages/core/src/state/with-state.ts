@@ -7,16 +7,18 @@ import { terminate } from './terminate.js';
 
 /** A run with its state. */
 export interface RunWithState {
-  /** The run's events; subscribing starts the run (once, shared with `state$`). */
+  /** The run's events; the first subscription starts the run, later ones share it. */
   events$: Observable<AgentEvent>;
-  /** The state after each event, then the terminal state; `.value` reads it synchronously. */
+  /** The state after each event, then the terminal state; `.value` reads it synchronously.
+   * Subscribing does not start the run. */
   state$: StateObservable<AgentState>;
 }
 
 /**
  * Pairs a run with its state, sharing one subscription of the run: the first subscriber to
- * either starts it, the last one to leave cancels it. Each event is folded before it is
- * delivered, so `state$.value` is up to date inside event handlers. When the run ends the
+ * `events$` starts it, the last one to leave cancels it; `state$` only watches (subscribe it
+ * first to see every state). Each event is folded before it is delivered, so `state$.value`
+ * is up to date inside event handlers. When the run ends the
  * state moves to a terminal phase: complete → `done`, abort → `cancelled` (as does
  * unsubscribing), error → `error` — first one wins, and the transcript is closed.
  *
@@ -72,29 +74,28 @@ export function withState(
     cancelled = true;
     disconnect.next();
   };
-  const shared = <T>(target: Observable<T>, late: (s: import('rxjs').Subscriber<T>) => void) =>
-    function (this: Observable<T>, subscriber: import('rxjs').Subscriber<T>) {
+  const events$ = new Observable<AgentEvent>((subscriber) => {
+    if (finished) {
+      if (state.value.phase === 'error') subscriber.error(state.value.error);
+      else subscriber.complete();
+      return;
+    }
+    subscribers++;
+    // Registered before connecting: a subscriber may leave while a synchronous run is still
+    // emitting inside connect().
+    subscriber.add(events.subscribe(subscriber));
+    subscriber.add(release);
+    connect();
+  });
+  const state$ = new StateObservable<AgentState>(
+    (subscriber) => {
       if (finished) {
-        late(subscriber);
+        subscriber.next(state.value);
+        subscriber.complete();
         return;
       }
-      subscribers++;
-      const sub = target.subscribe(subscriber);
-      connect();
-      return () => {
-        sub.unsubscribe();
-        release();
-      };
-    };
-
-  const events$ = new Observable<AgentEvent>(
-    shared(events, (s) => (state.value.phase === 'error' ? s.error(state.value.error) : s.complete())),
-  );
-  const state$ = new StateObservable<AgentState>(
-    shared(state, (s) => {
-      s.next(state.value);
-      s.complete();
-    }),
+      return state.subscribe(subscriber);
+    },
     () => state.value,
   );
   return { events$, state$ };

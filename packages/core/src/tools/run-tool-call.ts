@@ -33,6 +33,7 @@ export interface CallSettled {
 
 /** Everything one call's pipeline needs. */
 export interface ToolCallEnv {
+  runId: string;
   call: ToolCallPart;
   tool: AnyTool | undefined;
   toolNames: readonly string[];
@@ -85,6 +86,7 @@ export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettl
       return;
     }
     const ctx: ToolContext = {
+      runId: env.runId,
       toolCallId: call.id,
       toolName: call.name,
       signal: env.signal,
@@ -141,14 +143,14 @@ export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettl
 
 /** A tool flag that may be a function of the arguments; a throwing function counts as `fallback`. */
 export function flag(
-  value: boolean | ((args: any) => boolean) | undefined,
+  value: boolean | ((args: never) => boolean) | undefined,
   args: unknown,
   fallback: boolean,
 ): boolean {
   if (value === undefined) return fallback;
   if (typeof value === 'boolean') return value;
   try {
-    return value(args) === true;
+    return (value as (args: unknown) => boolean)(args) === true;
   } catch {
     return fallback;
   }

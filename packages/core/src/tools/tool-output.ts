@@ -19,9 +19,10 @@ function isRichOutput(value: unknown): value is RichToolOutput {
 function stringify(value: unknown): string {
   if (value === undefined) return '';
   try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
+    // JSON.stringify gives undefined for functions and symbols: say what it was instead.
+    return JSON.stringify(value) ?? `[${typeof value}]`;
+  } catch (error) {
+    return `[unserializable ${typeof value}: ${error instanceof Error ? error.message : 'unknown error'}]`;
   }
 }
 

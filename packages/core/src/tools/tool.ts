@@ -1,6 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
-import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, ImagePart, TextPart, ToolCallPart } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
 
@@ -28,6 +27,8 @@ export type InferToolArgs<P> =
  * execute: async ({ url }, { signal, progress }) => { progress('fetching'); return (await fetch(url, { signal })).text(); }
  */
 export interface ToolContext {
+  /** The id of the run this call belongs to (tools that keep per-run state key it by this). */
+  runId: string;
   toolCallId: string;
   toolName: string;
   /** Aborted when the run is aborted or unsubscribed, on timeout, or on an interrupting steer. */
@@ -58,15 +59,21 @@ export interface RichToolOutput {
  *   execute: async ({ city }) => ({ tempC: 21 }),
  * });
  */
-export interface Tool<TArgs = any, TResult = unknown> {
+/**
+ * A function of the arguments, checked bivariantly (like a method) so that a tool for specific
+ * arguments still fits where any tool is accepted.
+ */
+export type ArgsPredicate<TArgs> = { check(args: TArgs): boolean }['check'];
+
+export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly name: string;
   readonly description: string;
   readonly parameters: ToolParameters<TArgs>;
   execute(args: TArgs, ctx: ToolContext): TResult | PromiseLike<TResult> | Observable<TResult>;
   /** Wait for a person's approval before executing (or a function of the arguments). */
-  readonly needsApproval?: boolean | ((args: TArgs) => boolean);
+  readonly needsApproval?: boolean | ArgsPredicate<TArgs>;
   /** `false` (or a function returning false) makes the call run alone. Default true. */
-  readonly concurrencySafe?: boolean | ((args: TArgs) => boolean);
+  readonly concurrencySafe?: boolean | ArgsPredicate<TArgs>;
   /** On an interrupting steer: `'cancel'` aborts the running call, `'block'` (default) lets it finish. */
   readonly interrupt?: 'block' | 'cancel';
   /** Per-call timeout in ms (default: the run's `toolTimeoutMs`, 30 s). */
@@ -82,10 +89,10 @@ export interface Tool<TArgs = any, TResult = unknown> {
 }
 
 /** Anything that can be in a tool list. */
-export type AnyTool = Tool<any, any>;
+export type AnyTool = Tool<unknown, unknown>;
 
 /** The definition passed to `tool()`. */
-export type ToolDefinition<P extends ToolParameters<any>, R> = Omit<
+export type ToolDefinition<P extends ToolParameters<unknown>, R> = Omit<
   Tool<InferToolArgs<P>, R>,
   'parameters'
 > & {
@@ -102,10 +109,11 @@ export type ToolDefinition<P extends ToolParameters<any>, R> = Omit<
  *   execute: ({ a, b }) => a + b,
  * });
  */
-export function tool<P extends ToolParameters<any>, R>(
+export function tool<P extends ToolParameters<unknown>, R>(
   definition: ToolDefinition<P, R>,
 ): Tool<InferToolArgs<P>, R> {
-  return definition as Tool<InferToolArgs<P>, R>;
+  // The definition is the tool; the cast only ties `parameters` to the inferred arguments type.
+  return definition as unknown as Tool<InferToolArgs<P>, R>;
 }
 
 /**

@@ -8,9 +8,9 @@ import { from, isObservable, of, type Observable } from 'rxjs';
  * toObservable(hook(args)).subscribe((value) => …);
  */
 export function toObservable<T>(value: T | PromiseLike<T> | Observable<T>): Observable<T> {
-  if (isObservable(value)) return value as Observable<T>;
-  if (isPromiseLike(value)) return from(value as PromiseLike<T>);
-  return of(value as T);
+  if (isObservable(value)) return value;
+  if (isPromiseLike(value)) return from(value);
+  return of(value);
 }
 
 /** True for a Promise or any thenable. */

@@ -1,0 +1,47 @@
+import { map, type OperatorFunction } from 'rxjs';
+import type { AgentEvent, AgentEventType } from '@rxagent/core';
+
+/**
+ * One letter per event type, to write whole runs as marble diagrams:
+ *
+ * | letter | event | letter | event |
+ * |---|---|---|---|
+ * | A | agent-start | s | tool-start |
+ * | T | turn-start | p | tool-update |
+ * | S | message-start | e | tool-end |
+ * | U | message-update | q | approval-request |
+ * | E | message-end | d | approval-end |
+ * | N | turn-end | R | retry |
+ * | C | compaction | W | warning |
+ * | Z | agent-end | | |
+ */
+export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
+  'agent-start': 'A',
+  'turn-start': 'T',
+  'message-start': 'S',
+  'message-update': 'U',
+  'message-end': 'E',
+  'tool-start': 's',
+  'tool-update': 'p',
+  'tool-end': 'e',
+  'approval-request': 'q',
+  'approval-end': 'd',
+  'turn-end': 'N',
+  retry: 'R',
+  compaction: 'C',
+  warning: 'W',
+  'agent-end': 'Z',
+};
+
+/**
+ * Maps each event to its letter (see `EVENT_LETTERS`) so a run can be asserted with
+ * `expectObservable(run$.pipe(toMarbleLetters())).toBe('(ATSE)-U-(ENZ|)')`.
+ *
+ * @example
+ * scheduler.run(({ expectObservable }) => {
+ *   expectObservable(runAgent({ model, prompt: 'hi' }).pipe(toMarbleLetters())).toBe('(ATSESU)-(ENZ|)');
+ * });
+ */
+export function toMarbleLetters(): OperatorFunction<AgentEvent, string> {
+  return map((event) => EVENT_LETTERS[event.type]);
+}
