@@ -205,3 +205,8 @@ export { withState } from './state/with-state.js';
 export type { RunWithState } from './state/with-state.js';
 export { StateObservable } from './state/state-observable.js';
 export { selectPendingTools, selectPhase, selectState, selectUsage } from './state/selectors.js';
+
+// Agent
+export { Agent } from './agent/agent.js';
+export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent/agent.js';
+export { parseTranscript } from './agent/import-messages.js';

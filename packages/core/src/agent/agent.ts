@@ -1,0 +1,322 @@
+import { asyncScheduler, BehaviorSubject, Subject, type Observable, type Subscription } from 'rxjs';
+import { AgentBusyError, AgentConfigError } from '../errors/agent-errors.js';
+import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
+import { MessageQueue, toUserMessage, type UserInput } from '../loop/message-queue.js';
+import { runAgent } from '../loop/run-agent.js';
+import type { RunAgentConfig } from '../loop/run-config.js';
+import type { AgentMessage, Usage } from '../messages/types.js';
+import { addUsage, emptyUsage } from '../messages/usage.js';
+import type { ChatModel, SystemBlock } from '../model/chat-model.js';
+import { initialAgentState, type AgentState } from '../state/agent-state.js';
+import { reduceAgentState } from '../state/reduce-agent-state.js';
+import { StateObservable } from '../state/state-observable.js';
+import { terminate } from '../state/terminate.js';
+import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signal.js';
+import type { AnyTool } from '../tools/tool.js';
+import { AgentApprovals } from './agent-approvals.js';
+import { parseTranscript } from './import-messages.js';
+
+/** What `new Agent()` takes: a run config without the per-run keys, plus the first transcript. */
+export interface AgentConfig extends Omit<
+  RunAgentConfig,
+  'prompt' | 'messages' | 'signal' | 'steering$' | 'followUp$' | 'runId'
+> {
+  /** The transcript to start from. */
+  messages?: readonly AgentMessage[];
+  /** Where a throwing listener (or a failed auto-resumed run) is reported. Default: console.error. */
+  onError?: (error: unknown, context: string) => void;
+}
+
+/** What a run of the agent produced. */
+export interface AgentRunResult {
+  reason: StopReason;
+  signal: StopSignal;
+  /** The messages this run appended to the transcript. */
+  messages: AgentMessage[];
+  usage: Usage;
+  steps: number;
+}
+
+/** Called with each event and the state after folding it. */
+export type AgentListener = (event: AgentEvent, state: AgentState) => void;
+
+/** How a queued message will be delivered. */
+export type QueueOutcome = 'steered' | 'resumed' | 'queued';
+
+interface ActiveRun {
+  controller: AbortController;
+  subscription?: Subscription;
+  before: number;
+  resolve(result: AgentRunResult): void;
+}
+
+/**
+ * A stateful agent: keeps the transcript across runs, queues steering and follow-up messages,
+ * takes approvals, and exposes its events and state to subscribe to. Each `prompt()` is one
+ * `runAgent` run over the transcript so far; after any abort or failure the transcript is
+ * still valid for the next one.
+ *
+ * @example
+ * const agent = new Agent({ model: openai('gpt-4o-mini'), tools: [weather], system: 'Be brief.' });
+ * agent.subscribe((event) => event.type === 'message-update' && process.stdout.write(event.delta.text));
+ * const result = await agent.prompt('Weather in Paris?');
+ * await agent.prompt('And in Rome?'); // sees the first exchange
+ */
+export class Agent {
+  private config: AgentConfig;
+  private readonly state: BehaviorSubject<AgentState>;
+  private readonly events = new Subject<AgentEvent>();
+  private readonly listeners: AgentListener[] = [];
+  private readonly steering = new MessageQueue();
+  private readonly followUps = new MessageQueue();
+  private readonly approvals: AgentApprovals;
+  private active?: ActiveRun;
+  private idleWaiters: (() => void)[] = [];
+
+  /** Every event of every run (hot). */
+  readonly events$: Observable<AgentEvent>;
+  /** The state across runs; `.value` reads it synchronously. */
+  readonly state$: StateObservable<AgentState>;
+
+  constructor(config: AgentConfig) {
+    if (!config?.model) throw new AgentConfigError('new Agent() needs a model: pass { model }.');
+    this.config = config;
+    this.state = new BehaviorSubject(
+      initialAgentState(config.messages ? parseTranscript(config.messages) : []),
+    );
+    this.approvals = new AgentApprovals(config.approver);
+    this.events$ = this.events.asObservable();
+    this.state$ = new StateObservable<AgentState>(
+      (subscriber) => this.state.subscribe(subscriber),
+      () => this.state.value,
+    );
+  }
+
+  /** The transcript. */
+  get messages(): readonly AgentMessage[] {
+    return this.state.value.messages;
+  }
+
+  /** Total usage of every run so far. */
+  get usage(): Usage {
+    return this.state.value.usage;
+  }
+
+  /** True while a run is active. */
+  get isRunning(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Runs the agent on a new input; rejects with `AgentBusyError` while a run is active. */
+  prompt(input: UserInput | AgentMessage | AgentMessage[]): Promise<AgentRunResult> {
+    return this.start(input);
+  }
+
+  /**
+   * Runs again from the transcript as it is. After an assistant message it needs something
+   * queued: the steering queue is taken as the prompt, else the follow-ups.
+   */
+  continue(): Promise<AgentRunResult> {
+    if (this.active) return Promise.reject(new AgentBusyError());
+    const last = this.messages[this.messages.length - 1];
+    if (!last)
+      return Promise.reject(
+        new AgentConfigError('Cannot continue an empty transcript: call prompt() first.'),
+      );
+    if (last.role !== 'assistant') return this.start(undefined);
+    const queued = this.steering.size > 0 ? this.steering.drain() : this.followUps.drain();
+    if (queued.length === 0) {
+      return Promise.reject(
+        new AgentConfigError(
+          'Cannot continue from an assistant message: queue a message with steer() or followUp(), or call prompt().',
+        ),
+      );
+    }
+    const now = this.scheduler().now();
+    return this.start(queued.map((m) => toUserMessage(m, now)));
+  }
+
+  /** Delivers a message into the running run (after the running tool), or at the next run's start. */
+  steer(message: UserInput): QueueOutcome {
+    this.steering.push(message);
+    return this.active ? 'steered' : 'queued';
+  }
+
+  /** Delivers a message when the run would otherwise stop (or in the next run). */
+  followUp(message: UserInput): QueueOutcome {
+    this.followUps.push(message);
+    return 'queued';
+  }
+
+  /** Steers the running run, or — idle after an assistant message — resumes with the message. */
+  inject(message: UserInput): QueueOutcome {
+    this.steering.push(message);
+    if (this.active) return 'steered';
+    if (this.messages[this.messages.length - 1]?.role !== 'assistant') return 'queued';
+    this.continue().catch((error: unknown) => this.report(error, 'inject(): the resumed run failed'));
+    return 'resumed';
+  }
+
+  /** Drops every queued steering and follow-up message. */
+  clearQueues(): void {
+    this.steering.clear();
+    this.followUps.clear();
+  }
+
+  /**
+   * Aborts the running run: the model sees an abort marker next time. With `silent` the run
+   * is just cancelled, no marker, and the partial answer is dropped.
+   */
+  abort(options: { silent?: boolean } = {}): void {
+    const active = this.active;
+    if (!active) return;
+    if (!options.silent) return active.controller.abort();
+    active.subscription?.unsubscribe();
+    const state = { ...this.state.value, streamingMessage: undefined };
+    this.settle(terminate(state, 'cancelled', undefined, this.scheduler().now()));
+    active.resolve(
+      this.result(active, stopSignal('user-requested', 'The run was cancelled.', { source: 'abort' })),
+    );
+  }
+
+  /** Resolves when no run is active. */
+  waitForIdle(): Promise<void> {
+    if (!this.active) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Approves a pending tool call; false when no such call waits. */
+  approve(toolCallId: string): boolean {
+    if (!this.state.value.pendingApprovals.some((a) => a.toolCallId === toolCallId)) return false;
+    this.approvals.decide(toolCallId, true);
+    return true;
+  }
+
+  /** Rejects a pending tool call with a reason the model reads; false when no such call waits. */
+  reject(toolCallId: string, reason?: string): boolean {
+    if (!this.state.value.pendingApprovals.some((a) => a.toolCallId === toolCallId)) return false;
+    this.approvals.decide(toolCallId, false, reason);
+    return true;
+  }
+
+  /** Calls `listener(event, state)` for every event, after the state fold; returns the unsubscribe. */
+  subscribe(listener: AgentListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** A JSON-safe copy of the transcript. */
+  exportMessages(): AgentMessage[] {
+    return JSON.parse(JSON.stringify(this.messages)) as AgentMessage[];
+  }
+
+  /** Replaces the transcript; throws `InvalidTranscriptError` (keeping the old one) when it is not valid. */
+  importMessages(input: string | readonly unknown[]): void {
+    if (this.active)
+      throw new AgentBusyError('Cannot import messages while a run is active: await waitForIdle() first.');
+    const messages = parseTranscript(input);
+    this.state.next({ ...this.state.value, messages });
+  }
+
+  /** Clears the transcript, the queues and the usage (a running run is cancelled first). */
+  reset(): void {
+    this.abort({ silent: true });
+    this.clearQueues();
+    this.state.next(initialAgentState());
+  }
+
+  setModel(model: ChatModel): void {
+    this.config = { ...this.config, model };
+  }
+
+  setTools(tools: readonly AnyTool[]): void {
+    this.config = { ...this.config, tools };
+  }
+
+  setSystem(system: string | SystemBlock[] | undefined): void {
+    this.config = { ...this.config, system };
+  }
+
+  private scheduler() {
+    return this.config.scheduler ?? asyncScheduler;
+  }
+
+  private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult> {
+    if (this.active) return Promise.reject(new AgentBusyError());
+    return new Promise<AgentRunResult>((resolve, reject) => {
+      const active: ActiveRun = { controller: new AbortController(), before: this.messages.length, resolve };
+      this.active = active;
+      let end: AgentEndEvent | undefined;
+      const { onError: _onError, messages: _initial, ...runConfig } = this.config;
+      const run$ = runAgent({
+        ...runConfig,
+        messages: this.messages,
+        prompt,
+        signal: active.controller.signal,
+        steering$: this.steering,
+        followUp$: this.followUps,
+        approver: this.approvals.approver,
+      });
+      active.subscription = run$.subscribe({
+        next: (event) => {
+          if (event.type === 'agent-end') end = event;
+          this.dispatch(event);
+        },
+        error: (error: unknown) => {
+          if (this.active !== active) return;
+          this.settle(terminate(this.state.value, 'error', error, this.scheduler().now()));
+          reject(error);
+        },
+        complete: () => {
+          if (this.active !== active || !end) return;
+          const phase = end.reason === 'user-requested' ? 'cancelled' : 'done';
+          this.settle(terminate(this.state.value, phase, undefined, this.scheduler().now()));
+          resolve({
+            reason: end.reason,
+            signal: end.signal,
+            messages: end.messages,
+            usage: end.usage,
+            steps: end.steps,
+          });
+        },
+      });
+    });
+  }
+
+  private dispatch(event: AgentEvent): void {
+    const state = reduceAgentState(this.state.value, event);
+    this.state.next(state);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event, state);
+      } catch (error) {
+        this.report(error, `A listener threw on "${event.type}" and was skipped`);
+      }
+    }
+    this.events.next(event);
+  }
+
+  private settle(state: AgentState): void {
+    this.active = undefined;
+    this.state.next(state);
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private result(active: ActiveRun, signal: StopSignal): AgentRunResult {
+    const state = this.state.value;
+    const messages = state.messages.slice(active.before);
+    let usage = emptyUsage();
+    for (const m of messages) if (m.role === 'assistant') usage = addUsage(usage, m.usage);
+    return { reason: signal.reason, signal, messages, usage, steps: state.step };
+  }
+
+  private report(error: unknown, context: string): void {
+    if (this.config.onError) this.config.onError(error, context);
+    else console.error(`[rxagent] ${context}:`, error);
+  }
+}
