@@ -268,7 +268,7 @@ export class Agent {
         error: (error: unknown) => {
           if (this.active !== active) return;
           this.settle(terminate(this.state.value, 'error', error, this.scheduler().now()));
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
         complete: () => {
           if (this.active !== active || !end) return;
