@@ -5,9 +5,9 @@ import type { Config } from 'jest';
 // Type checking is done once for the whole tree by `pnpm typecheck`.
 const config: Config = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/bench'],
   testMatch: ['**/src/**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.faults\\.spec\\.ts$'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: {
     '^@rxagent/(core|testing|openai|anthropic|tools)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
