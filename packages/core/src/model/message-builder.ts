@@ -45,11 +45,11 @@ export class MessageBuilder {
     }
     switch (event.type) {
       case 'text-delta':
-        this.update('text', event.index, (p) => ({ type: 'text', text: textOf(p) + event.text }));
+        this.update('text', event.index, (p) => ({ type: 'text', text: this.grow(textOf(p), event.text) }));
         return { kind: 'text', text: event.text, index: event.index };
       case 'thinking-delta':
         this.update('thinking', event.index, (p) => {
-          const part: ThinkingPart = { type: 'thinking', text: textOf(p) + event.text };
+          const part: ThinkingPart = { type: 'thinking', text: this.grow(textOf(p), event.text) };
           const signature = event.signature ?? (p?.type === 'thinking' ? p.signature : undefined);
           if (signature !== undefined) part.signature = signature;
           return part;
@@ -68,20 +68,38 @@ export class MessageBuilder {
         this.update('call', event.index, (p) => {
           const call: ToolCallPart =
             p?.type === 'tool-call' ? p : { type: 'tool-call', id: '', name: '', args: {}, argsText: '' };
-          return { ...call, argsText: (call.argsText ?? '') + event.argsText };
+          return {
+            type: 'tool-call',
+            id: call.id,
+            name: call.name,
+            args: call.args,
+            argsText: (call.argsText ?? '') + event.argsText,
+          };
         });
         return { kind: 'toolcall', text: event.argsText, index: event.index };
       case 'toolcall-end':
         this.update('call', event.index, () => event.call);
         return undefined;
       case 'usage':
-        this.message = { ...this.message, usage: event.usage };
+        this.message = withParts(this.message, this.message.content, event.usage);
         return undefined;
       case 'finish':
         return undefined;
       default:
         return undefined;
     }
+  }
+
+  private deltas = 0;
+
+  /**
+   * `text + delta`, flattened every 512 deltas: V8 builds a rope (one node per delta) that
+   * the GC has to walk and promote; a periodic flatten keeps it short for O(n) total work.
+   */
+  private grow(text: string, delta: string): string {
+    const grown = text + delta;
+    if ((++this.deltas & 511) === 0) flatten(grown);
+    return grown;
   }
 
   private update(
@@ -98,8 +116,32 @@ export class MessageBuilder {
     } else {
       content[position] = next(content[position]);
     }
-    this.message = { ...this.message, content };
+    this.message = withParts(this.message, content, this.message.usage);
   }
+}
+
+/**
+ * A copy of the message with new content and usage. Written out field by field: object
+ * spread costs ~30x more in V8, and this runs once per streamed delta.
+ */
+function withParts(m: AssistantMessage, content: Part[], usage: AssistantMessage['usage']): AssistantMessage {
+  const next: AssistantMessage = {
+    role: 'assistant',
+    content,
+    stopReason: m.stopReason,
+    usage,
+    provider: m.provider,
+    model: m.model,
+    timestamp: m.timestamp,
+  };
+  if (m.errorMessage !== undefined) next.errorMessage = m.errorMessage;
+  if (m.responseId !== undefined) next.responseId = m.responseId;
+  return next;
+}
+
+/** Forces V8 to flatten a rope string in place (ToNumber reads it flat). */
+function flatten(text: string): void {
+  if (Number.isNaN(Number(text))) return;
 }
 
 function textOf(part: Part | undefined): string {
