@@ -19,4 +19,7 @@ if (!isRoot || !hasApt) {
 console.log('[ensure-chromium] installing Debian chromium for the dashboard browser test (apt-get)…');
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
-execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], {
+  stdio: 'inherit',
+  env,
+});
