@@ -52,7 +52,12 @@ export interface SseTestServer {
   close(): Promise<void>;
 }
 
-/** Encodes one SSE event (with its `event:` line when given). */
+/**
+ * Encodes one SSE event (with its `event:` line when given).
+ *
+ * @example
+ * encodeSse({ event: 'ping', data: { type: 'ping' } }); // 'event: ping\ndata: {"type":"ping"}\n\n'
+ */
 export function encodeSse(event: SseEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
   return `${event.event ? `event: ${event.event}\n` : ''}data: ${data}\n\n`;

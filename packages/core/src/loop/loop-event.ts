@@ -93,7 +93,12 @@ export type LoopEvent = AgentEvent | RunContextItem | TurnContextItem;
  */
 export type LoopOperator = OperatorFunction<LoopEvent, LoopEvent>;
 
-/** True for the control items that never leave the loop. */
+/**
+ * True for the control items that never leave the loop.
+ *
+ * @example
+ * const publicOnly = (item: LoopEvent) => !isControlItem(item);
+ */
 export function isControlItem(item: LoopEvent): item is RunContextItem | TurnContextItem {
   return item.type === 'run-context' || item.type === 'turn-context';
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { map, tap, timer } from 'rxjs';
+import { map, Observable, tap, timer } from 'rxjs';
 import {
   assistantMessage,
   createTestScheduler,
@@ -100,6 +100,25 @@ describe('runAgent in virtual time', () => {
       expectObservable(run$.pipe(toMarbleLetters()), '12ms !').toBe(timeline([0, 'ATSE'], [10, 'SEs']));
     });
     expect(seen.aborted).toEqual(['c1']);
+  });
+
+  it('unsubscribes an Observable-returning tool when the run is unsubscribed', () => {
+    let tornDown = false;
+    const streaming = tool({
+      name: 'wait',
+      description: 'Streams forever',
+      parameters: z.object({ ms: z.number() }),
+      execute: () =>
+        new Observable<string>(() => () => {
+          tornDown = true;
+        }),
+    });
+    createTestScheduler().run(({ cold, expectObservable }) => {
+      const model = marbleModel(cold, ['10ms (g|)'], values);
+      const run$ = runAgent({ model, tools: [streaming], prompt: 'go' });
+      expectObservable(run$.pipe(toMarbleLetters()), '20ms !').toBe(timeline([0, 'ATSE'], [10, 'SEs']));
+    });
+    expect(tornDown).toBe(true);
   });
 
   it('retries a rate limit after its retry-after, in virtual time', () => {

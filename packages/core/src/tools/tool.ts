@@ -48,6 +48,12 @@ export interface RichToolOutput {
 }
 
 /**
+ * A function of the arguments, checked bivariantly (like a method) so that a tool for specific
+ * arguments still fits where any tool is accepted.
+ */
+export type ArgsPredicate<TArgs> = { check(args: TArgs): boolean }['check'];
+
+/**
  * A tool the model can call. `execute` may return a value, a Promise, or an Observable whose
  * values before the last are progress. Hooks run in order: validate → preview → approval →
  * gate → middlewares → execute.
@@ -59,12 +65,6 @@ export interface RichToolOutput {
  *   execute: async ({ city }) => ({ tempC: 21 }),
  * });
  */
-/**
- * A function of the arguments, checked bivariantly (like a method) so that a tool for specific
- * arguments still fits where any tool is accepted.
- */
-export type ArgsPredicate<TArgs> = { check(args: TArgs): boolean }['check'];
-
 export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly name: string;
   readonly description: string;
@@ -130,7 +130,13 @@ export function jsonSchema<T = unknown>(schema: JSONSchema): JsonSchemaParameter
   return { kind: 'json-schema', schema };
 }
 
-/** True when parameters are a `jsonSchema()` wrapper rather than a zod schema. */
+/**
+ * True when parameters are a `jsonSchema()` wrapper rather than a zod schema.
+ *
+ * @example
+ * isJsonSchemaParameters(jsonSchema({ type: 'object' })); // true
+ * isJsonSchemaParameters(z.object({})); // false
+ */
 export function isJsonSchemaParameters(parameters: unknown): parameters is JsonSchemaParameters {
   return (
     typeof parameters === 'object' &&

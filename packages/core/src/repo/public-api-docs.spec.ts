@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+
+// Repository rule: every public export has a doc comment with an example. This reads each
+// package's src/index.ts with the compiler and checks every exported symbol's declaration.
+const root = resolve(__dirname, '../../../..');
+const packages = ['core', 'testing', 'openai', 'anthropic', 'tools'].filter((p) =>
+  existsSync(join(root, 'packages', p, 'src/index.ts')),
+);
+
+function undocumented(entry: string): { missingDoc: string[]; missingExample: string[] } {
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  if (!source) throw new Error(`cannot read ${entry}`);
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) throw new Error(`${entry} has no exports`);
+  const missingDoc: string[] = [];
+  const missingExample: string[] = [];
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const declaration = symbol.declarations?.[0];
+    if (!declaration) continue;
+    const docs = ts.getJSDocCommentsAndTags(declaration);
+    const text = docs.map((d) => d.getText()).join('\n');
+    if (!text.trim()) missingDoc.push(exported.name);
+    // Values (functions, classes, constants) show how they are used; types may just describe.
+    const isValue = (symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class)) !== 0;
+    if (isValue && !text.includes('@example')) missingExample.push(exported.name);
+  }
+  return { missingDoc, missingExample };
+}
+
+describe.each(packages)('@rxagent/%s public API', (name) => {
+  const result = undocumented(join(root, 'packages', name, 'src/index.ts'));
+
+  it('has a doc comment on every export', () => {
+    expect(result.missingDoc).toEqual([]);
+  });
+
+  it('has an @example on every exported function and class', () => {
+    expect(result.missingExample).toEqual([]);
+  });
+});
