@@ -1,0 +1,191 @@
+import { access } from 'node:fs/promises';
+import { tool, type Tool, type ToolContext } from '@rxagent/core';
+import type { Subscription } from 'rxjs';
+import { z } from 'zod';
+import { resolveInRoot } from './resolve-in-root.js';
+import { runCommand } from './run-command.js';
+import { CommandKilledError } from './tool-errors.js';
+import { formatBytes, MAX_BYTES, MAX_LINES } from './truncate.js';
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_KILL_GRACE_MS = 2_000;
+const DEFAULT_PROGRESS_INTERVAL_MS = 100;
+
+const bashParameters = z.object({
+  command: z.string().min(1).describe('The shell command to run (bash -c), in the root folder.'),
+  timeoutMs: z.number().int().min(1).optional().describe('Kill the command after this many ms.'),
+});
+
+/**
+ * Arguments of the `bash` tool.
+ *
+ * @example
+ * const args: BashArgs = { command: 'npm test', timeoutMs: 300_000 };
+ */
+export type BashArgs = z.infer<typeof bashParameters>;
+
+/**
+ * What a finished command gives back; the model reads it formatted by `toModelOutput`.
+ *
+ * @example
+ * const { exitCode, output } = (await bash.execute({ command: 'ls' }, ctx)) as BashResult;
+ */
+export interface BashResult {
+  /** null when the command was ended by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  /** The tail of stdout and stderr, interleaved as they arrived. */
+  output: string;
+  truncated: boolean;
+  totalLines: number;
+  totalBytes: number;
+}
+
+/**
+ * Progress reported while a command runs (batched every `progressIntervalMs`).
+ *
+ * @example
+ * events$.pipe(filter((e) => e.type === 'tool-update' && e.kind === 'progress')).subscribe((e) => process.stdout.write((e.progress as BashProgress).text));
+ */
+export interface BashProgress {
+  kind: 'output';
+  text: string;
+}
+
+/**
+ * Options of `bashTool`.
+ *
+ * @example
+ * const options: BashToolOptions = { root: '/work/project', timeoutMs: 60_000, env: { CI: '1' } };
+ */
+export interface BashToolOptions {
+  /** The folder commands run in. It is the cwd only: a command can still reach any path. */
+  root: string;
+  /** Timeout of a call that gives none (default 120 000 ms). */
+  timeoutMs?: number;
+  /** The most a call may ask for with its `timeoutMs` (default: `timeoutMs`). */
+  maxTimeoutMs?: number;
+  /** Wait for approval before each command (default true). */
+  needsApproval?: boolean | ((args: BashArgs) => boolean);
+  /** Variables set on top of `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Default `/bin/bash`, or `/bin/sh` where there is no bash. */
+  shell?: string;
+  /** Between SIGTERM and SIGKILL when a command is killed (default 2000 ms). */
+  killGraceMs?: number;
+  /** How often output is reported as progress (default 100 ms). */
+  progressIntervalMs?: number;
+}
+
+/**
+ * The `bash` tool: runs a shell command with the root as cwd, returning the last 2,000 lines /
+ * 50 KB of its output and its exit code, streaming output as progress. Timeout and abort kill
+ * its whole process group. POSIX only.
+ *
+ * It is never part of `fileTools`/`readOnlyTools`: a command can do anything the process can
+ * (the root is only its working folder). Pair it with approval — `needsApproval` is true by
+ * default, so give the run an `approver` — or a `toolGate`.
+ *
+ * @example
+ * const bash = bashTool({ root: '/work/project', timeoutMs: 60_000 });
+ * runAgent({ model, prompt: 'Run the tests', tools: [...Object.values(fileTools({ root })), bash],
+ *   approver: async ({ args }) => confirm(`Run ${(args as BashArgs).command}?`) });
+ */
+export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxTimeoutMs = options.maxTimeoutMs ?? defaultTimeoutMs;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  return tool({
+    name: 'bash',
+    description:
+      'Run a shell command (bash -c) in the root folder. Returns the exit code and the last ' +
+      `${MAX_LINES} lines / 50 KB of stdout and stderr. Times out after ${defaultTimeoutMs} ms ` +
+      `(timeoutMs may ask for up to ${maxTimeoutMs}); processes left running are killed.`,
+    parameters: bashParameters,
+    needsApproval: options.needsApproval ?? true,
+    concurrencySafe: false,
+    interrupt: 'cancel',
+    // The run's own tool timeout (30 s by default) must not cut in before this tool's.
+    timeoutMs: maxTimeoutMs + killGraceMs + 1_000,
+    toModelOutput: formatResult,
+    execute: async ({ command, timeoutMs }, ctx) => {
+      const cwd = (await resolveInRoot(options.root, '.')).absolute;
+      const limitMs = Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs);
+      const progress = batchProgress(ctx, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
+      const outcome = await runCommand({
+        command,
+        cwd,
+        shell: options.shell ?? (await defaultShell()),
+        env: { ...process.env, ...options.env },
+        timeoutMs: limitMs,
+        killGraceMs,
+        limits: { maxLines: MAX_LINES, maxBytes: MAX_BYTES },
+        signal: ctx.signal,
+        scheduler: ctx.scheduler,
+        onOutput: progress.push,
+      }).finally(progress.flush);
+      const tail = outcome.output.read();
+      if (outcome.ended !== 'exit')
+        throw new CommandKilledError(outcome.ended, tail.text, limitMs, maxTimeoutMs);
+      return {
+        exitCode: outcome.exitCode,
+        signal: outcome.exitSignal,
+        output: tail.text,
+        truncated: tail.truncated,
+        totalLines: tail.totalLines,
+        totalBytes: tail.totalBytes,
+      };
+    },
+  });
+}
+
+function formatResult(result: BashResult): string {
+  const parts: string[] = [];
+  if (result.truncated) {
+    parts.push(
+      `[Output truncated: showing the end of ${result.totalLines} lines (${formatBytes(result.totalBytes)}). ` +
+        'Redirect the output to a file and use read or grep to see the rest.]',
+    );
+  }
+  parts.push(result.output === '' ? '(no output)' : result.output);
+  parts.push(
+    result.exitCode === null
+      ? `[killed by signal ${result.signal ?? 'unknown'}]`
+      : `[exit code ${result.exitCode}]`,
+  );
+  return parts.join('\n\n');
+}
+
+/** Collects output and reports it through `ctx.progress` at most every `intervalMs`. */
+function batchProgress(
+  ctx: ToolContext,
+  intervalMs: number,
+): { push: (text: string) => void; flush: () => void } {
+  let pending = '';
+  let scheduled = false;
+  let timer: Subscription | undefined;
+  const flush = () => {
+    scheduled = false;
+    timer?.unsubscribe();
+    if (pending === '') return;
+    const progress: BashProgress = { kind: 'output', text: pending };
+    pending = '';
+    ctx.progress(progress);
+  };
+  const push = (text: string) => {
+    pending += text;
+    if (scheduled) return;
+    scheduled = true;
+    timer = ctx.scheduler.schedule(flush, intervalMs);
+  };
+  return { push, flush };
+}
+
+async function defaultShell(): Promise<string> {
+  try {
+    await access('/bin/bash');
+    return '/bin/bash';
+  } catch {
+    return '/bin/sh';
+  }
+}

@@ -1,0 +1,110 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { tool, type Tool } from '@rxagent/core';
+import { z } from 'zod';
+import { statFile } from './fs-messages.js';
+import { assertFreshRead, createReadState, recordWrite, type FileReadState } from './read-state.js';
+import { resolveInRoot } from './resolve-in-root.js';
+import { decodeText, encodeText, isBinary, toLf } from './text-file.js';
+import { EditMatchError } from './tool-errors.js';
+import { unifiedDiff } from './unified-diff.js';
+
+const editParameters = z.object({
+  path: z.string().describe('The file to change, relative to the root folder.'),
+  oldText: z
+    .string()
+    .describe('Exact text to replace, copied from the file (without the line numbers read shows).'),
+  newText: z.string().describe('The text to put in its place.'),
+  replaceAll: z.boolean().optional().describe('Replace every match instead of requiring exactly one.'),
+});
+
+/**
+ * Arguments of the `edit` tool.
+ *
+ * @example
+ * const args: EditArgs = { path: 'src/a.ts', oldText: 'let x = 1;', newText: 'let x = 2;' };
+ */
+export type EditArgs = z.infer<typeof editParameters>;
+
+/**
+ * Options of `editTool`.
+ *
+ * @example
+ * const edit = editTool({ root: '/work/project', readState });
+ */
+export interface EditToolOptions {
+  /** The folder the tool is confined to. */
+  root: string;
+  /** The same read-state as the `read` tool's: editing needs a read of the file first. */
+  readState?: FileReadState;
+}
+
+/**
+ * The `edit` tool: replaces an exact, unique `oldText` with `newText` (every match with
+ * `replaceAll`) and returns a unified diff of the change. CRLF files stay CRLF and a UTF-8 BOM
+ * is kept. Needs a `read` of the file in the same run, refused when it changed since.
+ *
+ * @example
+ * const { read, edit } = fileTools({ root: '/work/project' });
+ * runAgent({ model, prompt: 'Rename foo to bar in src/a.ts', tools: [read, edit] });
+ */
+export function editTool(options: EditToolOptions): Tool<EditArgs, string> {
+  const readState = options.readState ?? createReadState();
+  return tool({
+    name: 'edit',
+    description:
+      'Replace exact text in a file: oldText must match the file exactly once (include enough ' +
+      'surrounding lines to make it unique) unless replaceAll is set. Read the file first. ' +
+      'Returns a unified diff of the change.',
+    parameters: editParameters,
+    concurrencySafe: false,
+    execute: async ({ path, oldText, newText, replaceAll = false }, ctx) => {
+      if (oldText === '')
+        throw new Error('oldText is empty: give the exact text to replace (write creates files).');
+      const file = await resolveInRoot(options.root, path);
+      await statFile(file, 'Use write to create a new file.');
+      const bytes = await readFile(file.absolute, { signal: ctx.signal });
+      if (isBinary(bytes))
+        throw new Error(`${file.relative} is a binary file: edit changes text files only.`);
+      await assertFreshRead(readState, ctx.runId, file, bytes);
+      const original = decodeText(bytes);
+      // A file with lone CRs or mixed endings is matched as it is; others on `\n` text.
+      const normalize = !original.text.includes('\r');
+      const search = normalize ? toLf(oldText) : oldText;
+      const replacement = normalize ? toLf(newText) : newText;
+      if (search === replacement)
+        throw new Error('oldText and newText are the same: there is nothing to change.');
+      const matches = countMatches(original.text, search);
+      if (matches === 0) throw new EditMatchError(file.relative, 0, lineNumberHint(oldText));
+      if (matches > 1 && !replaceAll) throw new EditMatchError(file.relative, matches);
+      const text = replaceAll
+        ? original.text.split(search).join(replacement)
+        : replaceFirst(original.text, search, replacement);
+      const updated = encodeText({ ...original, text });
+      await writeFile(file.absolute, updated);
+      await recordWrite(readState, ctx.runId, file.absolute, updated);
+      const replaced = replaceAll ? matches : 1;
+      return (
+        `Edited ${file.relative}: ${replaced} replacement${replaced === 1 ? '' : 's'}.\n\n` +
+        unifiedDiff(original.text, text, file.relative)
+      );
+    },
+  });
+}
+
+function countMatches(text: string, search: string): number {
+  let count = 0;
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count++;
+  return count;
+}
+
+// Not String.replace: `$&`, `$1`… in newText must be written as they are.
+function replaceFirst(text: string, search: string, replacement: string): string {
+  const at = text.indexOf(search);
+  return text.slice(0, at) + replacement + text.slice(at + search.length);
+}
+
+function lineNumberHint(oldText: string): string {
+  return /^ *\d+\t/.test(oldText)
+    ? ' oldText seems to start with a line number from read: leave the numbers and the tab out.'
+    : '';
+}
