@@ -65,15 +65,20 @@ export function encodeSse(event: SseEvent): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Writes and waits until the bytes are handed to the socket, so a later cut loses nothing written. */
+function flushWrite(res: ServerResponse, bytes: Buffer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(bytes, () => resolve());
+  });
+}
+
 async function write(res: ServerResponse, bytes: string | Uint8Array, chunkSize: number | undefined) {
   const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes);
-  if (!chunkSize) {
-    res.write(buffer);
-    return;
-  }
+  if (!chunkSize) return flushWrite(res, buffer);
   for (let i = 0; i < buffer.length; i += chunkSize) {
     if (res.destroyed) return;
-    res.write(buffer.subarray(i, i + chunkSize));
+    await flushWrite(res, buffer.subarray(i, i + chunkSize));
     await sleep(1);
   }
 }
@@ -155,7 +160,7 @@ export async function startSseTestServer(
     if (res.destroyed) return;
     const after = script.after ?? 'end';
     if (after === 'end') res.end();
-    else if (after === 'cut') res.socket?.destroy();
+    else if (after === 'cut') setTimeout(() => res.socket?.destroy(), 20); // let the last bytes reach the client
     // 'stall': leave it open; close() destroys it.
   };
   server.on('connection', (socket: Socket) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { map, of, tap, throwError, timer } from 'rxjs';
+import { map, Observable, of, tap, throwError, timer } from 'rxjs';
 import {
   collectEvents,
   createTestScheduler,
@@ -523,5 +523,24 @@ describe('executeTools: approvals', () => {
   it('rejects when approval is needed but no approver is configured', async () => {
     const { events } = await runOne({ name: 'bash', args: { command: 'ls' } }, [bash]);
     expect(resultText(events)).toBe('Tool call needs approval but no approver is configured.');
+  });
+});
+
+describe('executeTools: teardown', () => {
+  it('stops a running tool behind a synchronous approver when the run is unsubscribed', () => {
+    let tornDown = false;
+    createTestScheduler().run(({ expectObservable }) => {
+      const slow = tool({
+        name: 'slow',
+        description: 'slow',
+        parameters: z.object({}),
+        needsApproval: true,
+        execute: () => new Observable<string>(() => () => (tornDown = true)),
+      });
+      const model = scriptedModel([toolCallTurn({ name: 'slow' })]);
+      const run$ = runAgent({ model, tools: [slow], prompt: 'go', approver: () => of(true) });
+      expectObservable(run$.pipe(toMarbleLetters()), '10ms !').toBe(timeline([0, 'ATSESUUEsqd']));
+    });
+    expect(tornDown).toBe(true);
   });
 });

@@ -4,7 +4,9 @@ import type { LoopOperator, TurnContext } from '../loop/loop-event.js';
 import { toolCalls } from '../messages/message-helpers.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
 import { stopSignal } from '../stop/stop-signal.js';
-import { flag, runToolCall, type CallSettled } from '../tools/run-tool-call.js';
+import { flag, type CallSettled } from '../tools/call-settled.js';
+import { runToolCall } from '../tools/run-tool-call.js';
+import { LazyAbortController } from '../util/lazy-abort.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { errorText, errorToolResult } from '../tools/tool-output.js';
@@ -36,10 +38,9 @@ interface Slot {
   tool: AnyTool | undefined;
   safe: boolean;
   state: 'waiting' | 'running' | 'done';
-  controller?: AbortController;
+  cancel?: LazyAbortController;
   sub?: Subscription;
   settled?: CallSettled;
-  release?: () => void;
 }
 
 /**
@@ -97,7 +98,7 @@ function runBatch(
     skipText = SKIPPED_FOR_STEERING_TEXT;
     for (const slot of slots) {
       if (slot.state !== 'running' || slot.tool?.interrupt !== 'cancel') continue;
-      slot.controller?.abort('interrupted');
+      slot.cancel?.abort('interrupted');
       slot.sub?.unsubscribe();
       settle(slot, {
         type: 'call-settled',
@@ -118,18 +119,15 @@ function runBatch(
       const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
       return settle(slot, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
     }
-    const controller = new AbortController();
-    slot.controller = controller;
-    const onRunAbort = () => controller.abort(run.signal.reason);
-    run.signal.addEventListener('abort', onRunAbort, { once: true });
-    slot.release = () => run.signal.removeEventListener('abort', onRunAbort);
+    // An abort or unsubscribe of the run tears this batch down, which aborts the call (below).
+    const cancel = new LazyAbortController();
+    slot.cancel = cancel;
     slot.sub = runToolCall({
       runId: run.runId,
       call,
       tool: slot.tool,
       toolNames,
-      signal: controller.signal,
-      abort: (reason) => controller.abort(reason),
+      cancel,
       scheduler: run.scheduler,
       messages: run.messages,
       timeoutMs: slot.tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
@@ -148,7 +146,6 @@ function runBatch(
     if (slot.state === 'done') return;
     slot.state = 'done';
     slot.settled = result;
-    slot.release?.();
     running--;
     const name = slot.call.name;
     if (result.outcome === 'error') run.toolErrors.set(name, (run.toolErrors.get(name) ?? 0) + 1);
@@ -241,9 +238,8 @@ function runBatch(
     work.unsubscribe();
     for (const slot of slots) {
       if (slot.state !== 'running') continue;
-      slot.controller?.abort('cancelled');
+      slot.cancel?.abort('cancelled');
       slot.sub?.unsubscribe();
-      slot.release?.();
     }
   };
 }

@@ -1,35 +1,16 @@
-import {
-  concatMap,
-  defaultIfEmpty,
-  defer,
-  map,
-  Observable,
-  of,
-  race,
-  take,
-  tap,
-  timer,
-  type SchedulerLike,
-} from 'rxjs';
-import { AgentStop } from '../errors/agent-stop.js';
-import type { AgentEvent, ToolResult } from '../events/agent-event.js';
+import { defaultIfEmpty, isObservable, Observable, Subscription, take, type SchedulerLike } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, ToolCallPart } from '../messages/types.js';
-import { toObservable } from '../util/to-observable.js';
+import type { LazyAbortController } from '../util/lazy-abort.js';
+import { isPromiseLike, toObservable } from '../util/to-observable.js';
+import { flag, settled, type CallOutcome, type CallSettled } from './call-settled.js';
+import { executeTool } from './execute-tool.js';
 import type { AnyTool, ToolContext } from './tool.js';
-import type { ApprovalDecision, Approver, ToolGate, ToolMiddleware } from './tool-hooks.js';
-import { errorText, errorToolResult, toToolResult } from './tool-output.js';
+import type { ApprovalDecision, Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
+import { errorText, errorToolResult } from './tool-output.js';
 import { validateToolCall } from './validate-args.js';
 
-/** What happened to one call, for the circuit breaker and the stop rules. */
-export type CallOutcome = 'success' | 'error' | 'refused' | 'rejected';
-
-/** The end of one call's pipeline. */
-export interface CallSettled {
-  type: 'call-settled';
-  result: ToolResult;
-  outcome: CallOutcome;
-  stop?: AgentStop;
-}
+export { flag, type CallOutcome, type CallSettled } from './call-settled.js';
 
 /** Everything one call's pipeline needs. */
 export interface ToolCallEnv {
@@ -37,9 +18,8 @@ export interface ToolCallEnv {
   call: ToolCallPart;
   tool: AnyTool | undefined;
   toolNames: readonly string[];
-  signal: AbortSignal;
-  /** Aborts the call's signal (on timeout). */
-  abort(reason: string): void;
+  /** The call's cancellation (its signal is made only if the tool reads it). */
+  cancel: LazyAbortController;
   scheduler: SchedulerLike;
   messages: readonly AgentMessage[];
   timeoutMs: number;
@@ -50,19 +30,14 @@ export interface ToolCallEnv {
   middlewares: readonly ToolMiddleware[];
 }
 
-const settled = (result: ToolResult, outcome: CallOutcome, stop?: AgentStop): CallSettled =>
-  stop ? { type: 'call-settled', result, outcome, stop } : { type: 'call-settled', result, outcome };
-const refuse = (text: string, outcome: CallOutcome = 'error') => of(settled(errorToolResult(text), outcome));
-
-function decide(decision: ApprovalDecision): { approved: boolean; reason?: string } {
-  return typeof decision === 'boolean' ? { approved: decision } : decision;
-}
+type Hook<T> = T | PromiseLike<T> | Observable<T>;
 
 /**
  * Runs one tool call through its pipeline — arguments → `validate` → `preview` → approval →
  * gate → middlewares → `execute` (with its timeout) — emitting `tool-update` and approval
  * events on the way and ending with one `call-settled`. Every refusal or failure is an error
- * result the model reads; only `AgentStop` is passed on (as `stop`).
+ * result the model reads; only `AgentStop` is passed on (as `stop`). Hooks that answer
+ * synchronously keep the whole call synchronous.
  *
  * @example
  * runToolCall(env).subscribe((e) => e.type === 'call-settled' && console.log(e.result));
@@ -70,36 +45,112 @@ function decide(decision: ApprovalDecision): { approved: boolean; reason?: strin
 export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettled> {
   return new Observable<AgentEvent | CallSettled>((subscriber) => {
     const { call, tool } = env;
+    // Every step that waits adds its subscription here; unsubscribing the call stops them all.
+    const waiting = new Subscription();
     const emit = (event: AgentEvent) => subscriber.next(event);
+    const finish = (outcome: CallSettled) => {
+      subscriber.next(outcome);
+      subscriber.complete();
+    };
+    const refuse = (text: string, outcome: CallOutcome = 'error') =>
+      finish(settled(errorToolResult(text), outcome));
+    // Continues with a hook's answer: at once for a plain value, else when it arrives.
+    // A hook that throws or errors refuses the call with its message.
+    const then = <T>(hook: () => Hook<T>, next: (value: T | undefined) => void) => {
+      let value: Hook<T>;
+      try {
+        value = hook();
+      } catch (error) {
+        return refuse(errorText(error));
+      }
+      if (!isPromiseLike(value) && !isObservable(value)) return next(value);
+      waiting.add(
+        toObservable(value)
+          .pipe(take(1), defaultIfEmpty(undefined))
+          .subscribe({ next: (v) => next(v), error: (error: unknown) => refuse(errorText(error)) }),
+      );
+    };
+
     if (!tool) {
       const available = env.toolNames.length ? env.toolNames.join(', ') : 'none';
-      subscriber.next(
-        settled(errorToolResult(`Unknown tool "${call.name}". Available tools: ${available}.`), 'error'),
-      );
-      subscriber.complete();
-      return;
+      return refuse(`Unknown tool "${call.name}". Available tools: ${available}.`);
     }
     const validation = validateToolCall(tool, call);
-    if (!validation.ok) {
-      subscriber.next(settled(errorToolResult(validation.error), 'error'));
-      subscriber.complete();
-      return;
-    }
+    if (!validation.ok) return refuse(validation.error);
+    const args = validation.args;
     const ctx: ToolContext = {
       runId: env.runId,
       toolCallId: call.id,
       toolName: call.name,
-      signal: env.signal,
+      get signal() {
+        return env.cancel.signal;
+      },
       scheduler: env.scheduler,
       messages: env.messages,
       progress: (progress) =>
         emit({ type: 'tool-update', toolCallId: call.id, toolName: call.name, kind: 'progress', progress }),
     };
-    const args = validation.args;
 
-    const validate$ = defer(() => toObservable(tool.validate ? tool.validate(args, ctx) : undefined));
-    const pipeline$ = validate$.pipe(
-      concatMap((refusal) => {
+    const execute = () => {
+      const outcome = executeTool(
+        { ...call, args },
+        {
+          tool,
+          ctx,
+          middlewares: env.middlewares,
+          timeoutMs: env.timeoutMs,
+          scheduler: env.scheduler,
+          onTimeout: () => env.cancel.abort('timeout'),
+        },
+      );
+      if (!isObservable(outcome)) return finish(outcome);
+      waiting.add(outcome.subscribe(finish));
+    };
+    const gate = () => {
+      const toolGate = env.toolGate;
+      if (!toolGate) return execute();
+      then<GateDecision | undefined | void>(
+        () => toolGate({ call, tool }),
+        (decision) =>
+          decision && !decision.allowed
+            ? refuse(decision.reason || 'Tool execution denied.', 'refused')
+            : execute(),
+      );
+    };
+    const approve = () => {
+      if (!env.approvalRequired && !flag(tool.needsApproval, args, false)) return gate();
+      emit({ type: 'approval-request', toolCallId: call.id, toolName: call.name, args });
+      const approver = env.approver;
+      const decide = (answer: ApprovalDecision | undefined) => {
+        const decision =
+          answer === undefined
+            ? {
+                approved: false,
+                reason: approver
+                  ? 'No approval decision was made.'
+                  : 'Tool call needs approval but no approver is configured.',
+              }
+            : typeof answer === 'boolean'
+              ? { approved: answer }
+              : answer;
+        const end: AgentEvent = {
+          type: 'approval-end',
+          toolCallId: call.id,
+          toolName: call.name,
+          approved: decision.approved,
+        };
+        if (decision.reason !== undefined) end.reason = decision.reason;
+        emit(end);
+        if (decision.approved) gate();
+        else refuse(decision.reason ?? 'Tool call rejected.', 'rejected');
+      };
+      if (!approver) return decide(undefined);
+      then(() => approver({ toolCallId: call.id, toolName: call.name, args }), decide);
+    };
+
+    then<void | string>(
+      () => (tool.validate ? tool.validate(args, ctx) : undefined),
+      (refusal) => {
         if (typeof refusal === 'string' && refusal) return refuse(refusal);
         if (tool.preview) {
           try {
@@ -114,153 +165,9 @@ export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettl
             // A preview is advisory: a failing one must not block the call.
           }
         }
-        const needsApproval = env.approvalRequired || flag(tool.needsApproval, args, false);
-        return approve(env, needsApproval, args, emit).pipe(
-          concatMap((approval) => {
-            if (!approval.approved) return refuse(approval.reason ?? 'Tool call rejected.', 'rejected');
-            return gate(env).pipe(
-              concatMap((gateDecision) =>
-                gateDecision && !gateDecision.allowed
-                  ? refuse(gateDecision.reason || 'Tool execution denied.', 'refused')
-                  : execute(env, { ...call, args }, ctx),
-              ),
-            );
-          }),
-        );
-      }),
+        approve();
+      },
     );
-    return pipeline$.subscribe({
-      next: (value) => subscriber.next(value),
-      error: (error: unknown) => {
-        // validate / approver / gate threw: a refusal the model reads, not a failed run.
-        subscriber.next(settled(errorToolResult(errorText(error)), 'error'));
-        subscriber.complete();
-      },
-      complete: () => subscriber.complete(),
-    });
-  });
-}
-
-/** A tool flag that may be a function of the arguments; a throwing function counts as `fallback`. */
-export function flag(
-  value: boolean | ((args: never) => boolean) | undefined,
-  args: unknown,
-  fallback: boolean,
-): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value === 'boolean') return value;
-  try {
-    return (value as (args: unknown) => boolean)(args) === true;
-  } catch {
-    return fallback;
-  }
-}
-
-function approve(env: ToolCallEnv, needsApproval: boolean, args: unknown, emit: (e: AgentEvent) => void) {
-  if (!needsApproval) return of({ approved: true } as { approved: boolean; reason?: string });
-  const { call } = env;
-  return defer(() => {
-    emit({ type: 'approval-request', toolCallId: call.id, toolName: call.name, args });
-    if (!env.approver) {
-      return of({ approved: false, reason: 'Tool call needs approval but no approver is configured.' });
-    }
-    return toObservable(env.approver({ toolCallId: call.id, toolName: call.name, args })).pipe(
-      take(1),
-      map(decide),
-      defaultIfEmpty({ approved: false, reason: 'No approval decision was made.' }),
-    );
-  }).pipe(
-    map((decision) => {
-      const end: AgentEvent = {
-        type: 'approval-end',
-        toolCallId: call.id,
-        toolName: call.name,
-        approved: decision.approved,
-      };
-      if (decision.reason !== undefined) end.reason = decision.reason;
-      emit(end);
-      return decision;
-    }),
-  );
-}
-
-function gate(env: ToolCallEnv) {
-  if (!env.toolGate || !env.tool) return of(undefined);
-  const toolGate = env.toolGate;
-  const tool = env.tool;
-  return defer(() => toObservable(toolGate({ call: env.call, tool })));
-}
-
-function execute(env: ToolCallEnv, call: ToolCallPart, ctx: ToolContext): Observable<CallSettled> {
-  const tool = env.tool as AnyTool;
-  const inner = (c: ToolCallPart): Observable<ToolResult> =>
-    defer(() => lastValueAsResult(toObservable(tool.execute(c.args, ctx)), ctx)).pipe(
-      map((v) => toToolResult(tool, v)),
-    );
-  const chain = env.middlewares.reduceRight<(c: ToolCallPart) => Observable<ToolResult>>(
-    (next, middleware) => (c) =>
-      defer(() => toObservable(middleware(c, ctx, next) as Observable<ToolResult>)),
-    inner,
-  );
-  const run$ = new Observable<CallSettled>((subscriber) =>
-    chain(call).subscribe({
-      next: (result) => subscriber.next(settled(result, result.isError ? 'error' : 'success')),
-      error: (error: unknown) => {
-        if (AgentStop.isInstance(error)) {
-          subscriber.next(
-            settled({ content: [{ type: 'text', text: error.reason }], isError: false }, 'success', error),
-          );
-        } else {
-          subscriber.next(settled(errorToolResult(errorText(error)), 'error'));
-        }
-        subscriber.complete();
-      },
-      complete: () => subscriber.complete(),
-    }),
-  );
-  const timedOut$ = timer(env.timeoutMs, env.scheduler).pipe(
-    tap(() => env.abort('timeout')),
-    map(() => settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error')),
-  );
-  return race(firstSettled(run$), timedOut$);
-}
-
-function firstSettled(source: Observable<CallSettled>): Observable<CallSettled> {
-  return new Observable<CallSettled>((subscriber) => {
-    let seen = false;
-    return source.subscribe({
-      next: (value) => {
-        if (seen) return;
-        seen = true;
-        subscriber.next(value);
-        subscriber.complete();
-      },
-      error: (e: unknown) => subscriber.error(e),
-      complete: () => {
-        if (!seen)
-          subscriber.next(settled({ content: [{ type: 'text', text: '' }], isError: false }, 'success'));
-        subscriber.complete();
-      },
-    });
-  });
-}
-
-/** Values before the last are progress; the last is the result (undefined when none). */
-function lastValueAsResult(source: Observable<unknown>, ctx: ToolContext): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
-    let has = false;
-    let last: unknown;
-    return source.subscribe({
-      next: (value) => {
-        if (has) ctx.progress(last);
-        has = true;
-        last = value;
-      },
-      error: (e: unknown) => subscriber.error(e),
-      complete: () => {
-        subscriber.next(last);
-        subscriber.complete();
-      },
-    });
+    return waiting;
   });
 }

@@ -1,0 +1,97 @@
+import type { AssistantMessage, ModelEvent, Usage } from '@rxagent/core';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { AssistantDraft } from './assistant-draft.js';
+import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
+import { mapOpenAIChatUsage } from './map-openai-usage.js';
+import type { ChunkMapper } from './openai-event-stream.js';
+
+type ToolCallFragment = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
+
+/** Reasoning fields some OpenAI-compatible servers (vLLM, Ollama, DeepSeek) add to the delta. */
+interface CompatDelta {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+}
+
+/**
+ * Chat Completions chunks → `ModelEvent`s, for choice 0. Text, refusals (streamed as text,
+ * ending with `content-filter`), compat reasoning fields (→ thinking) and tool-call fragments
+ * keyed by their wire `index`, so interleaved parallel calls stay apart. It keeps reading after
+ * `finish_reason` (the usage chunk comes later); `flush` closes the calls, parses their
+ * arguments and emits `usage` and `finish`.
+ *
+ * @example
+ * const mapper = new OpenAIChatChunkMapper('gpt-4o-mini', Date.now());
+ * for await (const chunk of stream) events.push(...mapper.map(chunk));
+ * if (mapper.terminated) events.push(...mapper.flush());
+ */
+export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
+  /** Chat streams are read to their end: the usage chunk follows the finish reason. */
+  readonly done = false;
+  private readonly draft: AssistantDraft;
+  private readonly calls = new Map<number, { key: string; id: string | undefined }>();
+  private callCount = 0;
+  private finishReason: string | undefined;
+  private refused = false;
+  private usage: Usage | undefined;
+  private model: string | undefined;
+  private responseId: string | undefined;
+
+  constructor(modelId: string, timestamp: number) {
+    this.draft = new AssistantDraft(modelId, timestamp);
+  }
+
+  get terminated(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  map(chunk: ChatCompletionChunk): ModelEvent[] {
+    if (chunk.usage) this.usage = mapOpenAIChatUsage(chunk.usage);
+    this.model ??= chunk.model || undefined;
+    this.responseId ??= chunk.id || undefined;
+    const events: ModelEvent[] = [];
+    for (const choice of chunk.choices ?? []) {
+      if (choice.index !== 0 && choice.index !== undefined) continue;
+      const delta = choice.delta ?? {};
+      const compat = delta as CompatDelta;
+      const reasoning = compat.reasoning_content ?? compat.reasoning;
+      if (typeof reasoning === 'string') events.push(...this.draft.thinking('reasoning', reasoning));
+      if (typeof delta.content === 'string') events.push(...this.draft.text('content', delta.content));
+      if (typeof delta.refusal === 'string' && delta.refusal) {
+        this.refused = true;
+        events.push(...this.draft.text('refusal', delta.refusal));
+      }
+      for (const fragment of delta.tool_calls ?? []) events.push(...this.toolCall(fragment));
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+    return events;
+  }
+
+  flush(): ModelEvent[] {
+    return this.draft.finish({
+      reason: this.refused ? 'content-filter' : mapOpenAIFinishReason(this.finishReason),
+      ...(this.usage && { usage: this.usage }),
+      ...(this.model && { model: this.model }),
+      ...(this.responseId && { responseId: this.responseId }),
+    });
+  }
+
+  partial(why: string): AssistantMessage {
+    return this.draft.partial(why);
+  }
+
+  private toolCall(fragment: ToolCallFragment): ModelEvent[] {
+    const wireIndex = typeof fragment.index === 'number' ? fragment.index : 0;
+    let entry = this.calls.get(wireIndex);
+    // Some compatible servers reuse index 0 for every call: a new id means a new call.
+    if (!entry || (fragment.id && entry.id && fragment.id !== entry.id)) {
+      entry = { key: String(this.callCount++), id: fragment.id };
+      this.calls.set(wireIndex, entry);
+    }
+    entry.id ??= fragment.id;
+    return [
+      ...this.draft.startCall(entry.key, fragment.id, fragment.function?.name),
+      ...this.draft.callDelta(entry.key, fragment.function?.arguments ?? ''),
+    ];
+  }
+}

@@ -1,0 +1,71 @@
+import type { ChatRequest, ToolChoice, ToolSpec } from '@rxagent/core';
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
+import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from 'openai/resources/shared';
+import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
+import { reasoningEffort } from './openai-request-parts.js';
+
+/**
+ * The Chat Completions request body for a `ChatRequest`: messages, function tools (`strict`
+ * only where a tool asks), `tool_choice` (only with tools), `max_completion_tokens`,
+ * `temperature`, `reasoning_effort`, `response_format`, then `providerOptions.openai` spread
+ * on top; `stream: true` with usage always.
+ *
+ * @example
+ * openAIChatBody('gpt-4o-mini', { messages: [userMessage('Hi')], maxTokens: 100 });
+ * // { model: 'gpt-4o-mini', messages: [...], max_completion_tokens: 100, stream: true, stream_options: { include_usage: true } }
+ */
+export function openAIChatBody(modelId: string, request: ChatRequest): ChatCompletionCreateParamsStreaming {
+  const body: Record<string, unknown> = {
+    model: modelId,
+    messages: convertToOpenAIChatMessages(request.system, request.messages),
+  };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map(chatTool);
+    if (request.toolChoice !== undefined) body.tool_choice = chatToolChoice(request.toolChoice);
+  }
+  if (request.maxTokens !== undefined) body.max_completion_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  const effort = reasoningEffort(request.thinking);
+  if (effort) body.reasoning_effort = effort;
+  const format = request.responseFormat;
+  if (format?.type === 'json')
+    body.response_format = { type: 'json_object' } satisfies ResponseFormatJSONObject;
+  if (format?.type === 'json-schema') {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: {
+        name: format.name,
+        schema: format.schema,
+        ...(format.strict !== undefined && { strict: format.strict }),
+      },
+    } satisfies ResponseFormatJSONSchema;
+  }
+  const extra = request.providerOptions?.openai ?? {};
+  const streamOptions = typeof extra.stream_options === 'object' ? extra.stream_options : {};
+  return {
+    ...body,
+    ...extra,
+    stream: true,
+    stream_options: { include_usage: true, ...streamOptions },
+  } as ChatCompletionCreateParamsStreaming;
+}
+
+function chatTool(spec: ToolSpec): ChatCompletionFunctionTool {
+  return {
+    type: 'function',
+    function: {
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      ...(spec.strict && { strict: true }),
+    },
+  };
+}
+
+function chatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}

@@ -1,0 +1,145 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import {
+  NetworkError,
+  PartialStreamError,
+  ProviderError,
+  ProviderTimeoutError,
+  RxAgentError,
+} from '@rxagent/core';
+import type { AssistantMessage } from '@rxagent/core';
+import { classifyErrorPayload } from './classify-error-payload.js';
+import { redactSecret } from './redact-secret.js';
+
+/**
+ * The `error` object of an OpenAI error body or in-stream error event.
+ *
+ * @example
+ * const payload: OpenAIErrorPayload = { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' };
+ */
+export interface OpenAIErrorPayload {
+  message?: unknown;
+  code?: unknown;
+  type?: unknown;
+  param?: unknown;
+}
+
+/**
+ * An error the server reported inside a 200 stream that the SDK yields instead of throwing
+ * (the flat Responses `error` event, `response.failed`). Classified like the others.
+ *
+ * @example
+ * throw new InStreamError({ code: 'server_error', message: 'The server had an error' });
+ */
+export class InStreamError extends Error {
+  constructor(readonly payload: OpenAIErrorPayload) {
+    super(typeof payload.message === 'string' ? payload.message : 'OpenAI stream error');
+  }
+}
+
+/**
+ * What the classifier knows about the call that failed.
+ *
+ * @example
+ * const ctx: ErrorContext = { now: scheduler.now(), modelId: 'gpt-4o', received: true, partial: (why) => draft.partial(why) };
+ */
+export interface ErrorContext {
+  /** The scheduler's clock, for `retry-after` dates. */
+  now: number;
+  modelId: string;
+  /** The API key, removed from every message and body. */
+  secret?: string;
+  /** Whether any chunk of the body had arrived. */
+  received: boolean;
+  /** The message as far as it arrived. */
+  partial: (why: string) => AssistantMessage;
+}
+
+/**
+ * Turns anything the `openai` client (or a stream) threw into one typed rxagent error:
+ * HTTP status errors, in-stream error events, connection failures, timeouts and cuts.
+ *
+ * @example
+ * const error = classifyOpenAIError(sdkError, { now: Date.now(), modelId: 'gpt-4o', received: false, partial });
+ * if (RateLimitError.isInstance(error)) console.log(error.retryAfterMs);
+ */
+export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentError {
+  if (RxAgentError.isInstance(error)) return error;
+  if (error instanceof InStreamError) return classifyErrorPayload(error.payload, ctx);
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderTimeoutError(
+      'No response from the OpenAI API before the request timeout. Raise requestTimeoutMs or try again.',
+      { provider: 'openai', cause: error },
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    return new NetworkError(
+      redactSecret(
+        `Could not reach the OpenAI API: ${describeCause(error)}. Check baseURL and the network.`,
+        ctx.secret,
+      ),
+      { provider: 'openai', cause: error.cause },
+    );
+  }
+  if (isApiError(error)) {
+    const payload = (error.error ?? { message: error.message }) as OpenAIErrorPayload;
+    return classifyErrorPayload(payload, ctx, {
+      status: error.status,
+      headers: error.headers,
+      requestId: error.requestID ?? undefined,
+    });
+  }
+  if (isConnectionCut(error)) {
+    const why = `The OpenAI stream was cut mid-response (${describeCause(error)})`;
+    if (!ctx.received) {
+      return new NetworkError(`${why} before any data arrived.`, { provider: 'openai', cause: error });
+    }
+    return new PartialStreamError(`${why}; the partial message is attached.`, {
+      provider: 'openai',
+      partial: ctx.partial(why),
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = error instanceof SyntaxError ? 'the stream sent data that is not JSON: ' : '';
+  return new ProviderError(redactSecret(`The OpenAI call failed: ${reason}${message}`, ctx.secret), {
+    provider: 'openai',
+    retryable: false,
+    cause: error,
+  });
+}
+
+/**
+ * True when `error` (or one of its causes) is a connection closed mid-body: undici's
+ * `TypeError: terminated` or a socket reset.
+ *
+ * @example
+ * isConnectionCut(new TypeError('terminated')); // true
+ */
+export function isConnectionCut(error: unknown): boolean {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 6;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    // By name, not instanceof: undici's errors may come from another realm (jest, vm).
+    const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
+    if (name === 'TypeError' && message === 'terminated') return true;
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  }
+  return false;
+}
+
+// A guard rather than `instanceof` so the SDK's generic defaults apply instead of `any`.
+function isApiError(error: unknown): error is APIError {
+  return error instanceof APIError;
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const { message, cause } = e as { message?: unknown; cause?: unknown };
+    if (typeof message === 'string' && message) parts.push(message);
+    e = cause;
+  }
+  return parts.join(': ') || 'connection error';
+}
