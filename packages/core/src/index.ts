@@ -210,3 +210,9 @@ export { selectPendingTools, selectPhase, selectState, selectUsage } from './sta
 export { Agent } from './agent/agent.js';
 export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent/agent.js';
 export { parseTranscript } from './agent/import-messages.js';
+
+// Replay
+export { recordRun } from './replay/record-run.js';
+export type { RecordedEvent } from './replay/record-run.js';
+export { foldEvents, replayRun } from './replay/replay-run.js';
+export type { ReplayOptions } from './replay/replay-run.js';
