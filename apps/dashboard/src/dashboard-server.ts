@@ -1,0 +1,140 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { Agent } from '@rxagent/core';
+import { createRequestHandler } from './http-routes.js';
+import { dashboardPage } from './page.js';
+import type { ModelFactory } from './run-factory.js';
+import { RunRegistry, type DashboardAgent } from './run-registry.js';
+import { scriptedRunFactory } from './scripted-runs.js';
+import type { SseChannel } from './sse-channel.js';
+
+/**
+ * Options of `startDashboard`.
+ *
+ * @example
+ * const options: DashboardOptions = { port: 0, throttleMs: 50, modelFactory: scriptedRunFactory({ seed: 7 }) };
+ */
+export interface DashboardOptions {
+  /** Interface to listen on (default `127.0.0.1`). */
+  host?: string;
+  /** Port (default 0: a free one; read it from `url`). */
+  port?: number;
+  /** Clock of the throttle, the heartbeats and the runs it starts (default `asyncScheduler`). */
+  scheduler?: SchedulerLike;
+  /** Builds the runs of `startRun` / `POST /runs` (default: `scriptedRunFactory()`). */
+  modelFactory?: ModelFactory;
+  /** State pushes of a run are coalesced within this window (default 50 ms). */
+  throttleMs?: number;
+  /** Interval of the SSE heartbeat comments (default 15 000 ms). */
+  heartbeatMs?: number;
+  title?: string;
+  /** Where failures of the runs' listeners are reported (default `console.error`). */
+  onError?: (error: unknown, context: string) => void;
+}
+
+/**
+ * A running dashboard.
+ *
+ * @example
+ * const { url, startRun, close }: Dashboard = await startDashboard();
+ */
+export interface Dashboard {
+  /** `http://host:port/`. */
+  readonly url: string;
+  readonly registry: RunRegistry;
+  /** Shows an agent you run yourself (not aborted on `close`); returns its run id. */
+  addAgent(agent: DashboardAgent, label: string): string;
+  /** Starts a run from the model factory (a scenario name may pick the script); returns its id. */
+  startRun(prompt?: string, options?: { scenario?: string }): string;
+  /** Aborts the runs it started, ends the event streams and stops the server. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Starts the dashboard server: the page at `/`, live updates over SSE at `/events`, and the
+ * routes to start runs, abort them and answer approvals.
+ *
+ * @example
+ * const dashboard = await startDashboard({ port: 4319 });
+ * console.log(`open ${dashboard.url}`);
+ * dashboard.startRun();                               // a scripted run (or the modelFactory's)
+ * const id = dashboard.addAgent(myAgent, 'my agent'); // any Agent, prompted by you
+ * await myAgent.prompt('What is in this folder?');
+ * await dashboard.close();
+ */
+export async function startDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
+  const host = options.host ?? '127.0.0.1';
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const factory = options.modelFactory ?? scriptedRunFactory();
+  const onError = options.onError ?? ((error, context) => console.error(`[dashboard] ${context}:`, error));
+  const registry = new RunRegistry({ scheduler, throttleMs: options.throttleMs });
+  const channels = new Set<SseChannel>();
+  const allowedHosts = new Set<string>();
+  let started = 0;
+
+  const startRun = (prompt?: string, runOptions: { scenario?: string } = {}): string => {
+    const index = started++;
+    const recipe = factory({ index, prompt, scenario: runOptions.scenario, scheduler });
+    const agent = new Agent({
+      model: recipe.model,
+      tools: recipe.tools,
+      system: recipe.system,
+      maxSteps: recipe.maxSteps,
+      scheduler,
+      onError,
+    });
+    const id = registry.add(agent, recipe.label ?? `${recipe.model.modelId} #${index + 1}`, { owned: true });
+    // A failed run is not lost: its error is in the state (phase `error`) and on its card.
+    agent.prompt(recipe.prompt).catch(() => undefined);
+    return id;
+  };
+
+  const server = createServer(
+    createRequestHandler({
+      registry,
+      startRun: (input) => startRun(input.prompt, { scenario: input.scenario }),
+      page: dashboardPage(options.title),
+      scenarios: factory.scenarios ?? [],
+      source: factory.source ?? 'custom',
+      sse: { scheduler, heartbeatMs: options.heartbeatMs },
+      channels,
+      allowedHosts: LOOPBACK.has(host) ? allowedHosts : undefined,
+    }),
+  );
+  const port = await listen(server, options.port ?? 0, host);
+  for (const name of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${name}:${port}`);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    registry,
+    addAgent: (agent, label) => registry.add(agent, label),
+    startRun,
+    close: () => {
+      closing ??= (async () => {
+        for (const entry of registry.entries()) if (entry.owned) entry.agent.abort();
+        registry.close();
+        for (const channel of channels) channel.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

@@ -1,0 +1,160 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isTerminal } from '@rxagent/core';
+import { HttpError, readJsonBody, sendJson } from './http-json.js';
+import type { RunRegistry } from './run-registry.js';
+import { SseChannel, type SseChannelOptions } from './sse-channel.js';
+
+/**
+ * What the routes work with.
+ *
+ * @example
+ * createRequestHandler({ registry, startRun, page: dashboardPage(), scenarios: [], source: 'custom', sse: {}, channels: new Set() });
+ */
+export interface RouteContext {
+  registry: RunRegistry;
+  /** Starts a run from `POST /runs`; returns its id. */
+  startRun(input: { prompt?: string; scenario?: string }): string;
+  /** The HTML served at `/`. */
+  page: string;
+  /** Offered in the page's "new run" form. */
+  scenarios: readonly string[];
+  /** Where runs come from, shown in the header (`scripted`, `openai gpt-4o-mini`…). */
+  source: string;
+  sse: SseChannelOptions;
+  /** The open `/events` channels (the server closes them on shutdown). */
+  channels: Set<SseChannel>;
+  /** When set, requests whose `Host` is not in it are refused (DNS-rebinding guard). */
+  allowedHosts?: ReadonlySet<string>;
+}
+
+/**
+ * What `GET /events` sends first, and again on every reconnection.
+ *
+ * @example
+ * source.addEventListener('snapshot', (e) => render(JSON.parse(e.data) as DashboardSnapshot));
+ */
+export interface DashboardSnapshot {
+  runs: ReturnType<RunRegistry['snapshots']>;
+  events: ReturnType<RunRegistry['recentEvents']>;
+  scenarios: readonly string[];
+  source: string;
+}
+
+/**
+ * The dashboard's HTTP routes:
+ * `GET /` the page · `GET /events` the SSE stream (a `snapshot`, then `run` / `event` /
+ * `removed` updates) · `GET /runs` the snapshots as JSON · `POST /runs {prompt?, scenario?}`
+ * → 201 `{id}` · `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
+ * {approved, reason?}` (409 when that call is not waiting). Errors are JSON `{error}`.
+ *
+ * @example
+ * const server = http.createServer(createRequestHandler({ registry, startRun, page: dashboardPage(), scenarios: [], source: 'scripted', sse: {}, channels: new Set() }));
+ */
+export function createRequestHandler(ctx: RouteContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    route(ctx, req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.end();
+      if (error instanceof HttpError) sendJson(res, error.status, { error: error.message });
+      else sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  };
+}
+
+async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (ctx.allowedHosts && !ctx.allowedHosts.has(req.headers.host ?? '')) {
+    throw new HttpError(
+      403,
+      `Unexpected Host header "${req.headers.host ?? ''}": open the URL the dashboard printed.`,
+    );
+  }
+  const path = pathParts(req.url ?? '/');
+  const method = req.method ?? 'GET';
+  const [first, id, action, toolCallId, ...rest] = path;
+
+  if (path.length === 0) {
+    expectMethod(method, 'GET');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    return void res.end(ctx.page);
+  }
+  if (first === 'events' && path.length === 1) {
+    expectMethod(method, 'GET');
+    return openEvents(ctx, res);
+  }
+  if (first !== 'runs' || rest.length > 0) throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
+  if (id === undefined) {
+    if (method === 'GET') return sendJson(res, 200, { runs: ctx.registry.snapshots() });
+    expectMethod(method, 'POST');
+    const body = await readJsonBody(req);
+    const runId = ctx.startRun({
+      prompt: optionalString(body, 'prompt'),
+      scenario: optionalString(body, 'scenario'),
+    });
+    return sendJson(res, 201, { id: runId });
+  }
+  const entry = ctx.registry.get(id);
+  if (!entry) throw new HttpError(404, `No run "${id}": GET /runs lists them.`);
+  if (action === 'abort' && toolCallId === undefined) {
+    expectMethod(method, 'POST');
+    await readJsonBody(req);
+    const wasRunning = !isTerminal(entry.agent.state$.value.phase);
+    entry.agent.abort();
+    return sendJson(res, 200, { ok: true, wasRunning });
+  }
+  if (action === 'approvals' && toolCallId !== undefined) {
+    expectMethod(method, 'POST');
+    const body = await readJsonBody(req);
+    if (typeof body.approved !== 'boolean') {
+      throw new HttpError(400, 'Send {"approved": true}, or {"approved": false, "reason": "why"}.');
+    }
+    const reason = optionalString(body, 'reason');
+    const decided = body.approved ? entry.agent.approve(toolCallId) : entry.agent.reject(toolCallId, reason);
+    if (!decided) {
+      throw new HttpError(
+        409,
+        `Tool call "${toolCallId}" of ${id} is not waiting for approval (decided already?).`,
+      );
+    }
+    return sendJson(res, 200, { ok: true });
+  }
+  throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
+}
+
+function openEvents(ctx: RouteContext, res: ServerResponse): void {
+  const channel = new SseChannel(res, ctx.sse);
+  ctx.channels.add(channel);
+  const snapshot: DashboardSnapshot = {
+    runs: ctx.registry.snapshots(),
+    events: ctx.registry.recentEvents(),
+    scenarios: ctx.scenarios,
+    source: ctx.source,
+  };
+  channel.send('snapshot', snapshot);
+  const subscription = ctx.registry.updates$.subscribe({
+    next: (update) => channel.send(update.type, update),
+    complete: () => channel.close(),
+  });
+  channel.onClose(() => {
+    subscription.unsubscribe();
+    ctx.channels.delete(channel);
+  });
+}
+
+function pathParts(url: string): string[] {
+  const { pathname } = new URL(url, 'http://dashboard');
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new HttpError(400, `Malformed URL ${url}.`);
+  }
+}
+
+function expectMethod(method: string, expected: string): void {
+  if (method !== expected) throw new HttpError(405, `Use ${expected} here, not ${method}.`);
+}
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, `"${key}" must be a string.`);
+  return value;
+}

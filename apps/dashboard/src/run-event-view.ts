@@ -1,0 +1,77 @@
+import { contentText, toolCalls, type AgentEvent } from '@rxagent/core';
+import { summarizeArgs } from './value-summary.js';
+
+/**
+ * One line of a run's event log on the page.
+ *
+ * @example
+ * const line: RunEventView = { runId: 'run-1', type: 'tool-start', text: '▶ read_file {"path":"a.ts"}', at: 0 };
+ */
+export interface RunEventView {
+  runId: string;
+  type: AgentEvent['type'];
+  text: string;
+  /** Epoch ms on the dashboard's scheduler. */
+  at: number;
+}
+
+/**
+ * A one-line description of an event for the page's log, or `undefined` for the events the
+ * snapshot already shows better (each streamed delta, tool progress, message echoes).
+ *
+ * @example
+ * describeEvent({ type: 'turn-start', step: 2 }); // 'step 2: calling the model'
+ * describeEvent(messageUpdate); // undefined: the streaming text is in the snapshot
+ */
+export function describeEvent(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'agent-start':
+      return 'run started';
+    case 'turn-start':
+      return `step ${event.step}: calling the model`;
+    case 'message-start':
+      return event.message.role === 'user' ? `prompt: ${short(contentText(event.message), 80)}` : undefined;
+    case 'message-end': {
+      if (event.message.role !== 'assistant') return undefined;
+      const calls = toolCalls(event.message).length;
+      return calls > 0
+        ? `model asked for ${calls} tool call${calls === 1 ? '' : 's'}`
+        : `model answered (${event.message.stopReason})`;
+    }
+    case 'tool-start':
+      return `▶ ${event.toolName} ${summarizeArgs(event.args, 60)}`;
+    case 'tool-update':
+      return event.kind === 'preview' ? `preview of ${event.toolName}` : undefined;
+    case 'tool-end':
+      return event.isError
+        ? `✗ ${event.toolName}: ${short(resultText(event.result.content), 80)}`
+        : `✓ ${event.toolName}`;
+    case 'approval-request':
+      return `◆ ${event.toolName} waits for approval`;
+    case 'approval-end':
+      return event.approved
+        ? `approved ${event.toolName}`
+        : `rejected ${event.toolName}${event.reason ? `: ${short(event.reason, 80)}` : ''}`;
+    case 'turn-end':
+      return `step ${event.step.step} done (${event.step.usage.totalTokens} tokens)`;
+    case 'retry':
+      return `retry #${event.attempt} in ${event.delayMs} ms: ${short(event.error.message, 80)}`;
+    case 'compaction':
+      return `context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`;
+    case 'warning':
+      return `warning: ${short(event.message, 100)}`;
+    case 'agent-end':
+      return `stopped: ${event.reason}`;
+    case 'message-update':
+      return undefined;
+  }
+}
+
+function resultText(content: readonly { type: string; text?: string }[]): string {
+  return content.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}]`)).join(' ');
+}
+
+function short(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : line.slice(0, max - 1) + '…';
+}

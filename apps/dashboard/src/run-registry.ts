@@ -1,0 +1,188 @@
+import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import type { Agent, AgentState } from '@rxagent/core';
+import { describeEvent, type RunEventView } from './run-event-view.js';
+import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
+
+/**
+ * What the dashboard needs of an agent: an `Agent` fits.
+ *
+ * @example
+ * const agent: DashboardAgent = new Agent({ model });
+ */
+export type DashboardAgent = Pick<Agent, 'state$' | 'events$' | 'approve' | 'reject' | 'abort'>;
+
+/**
+ * What the registry pushes: a run's new snapshot, a line of its event log, or its removal.
+ *
+ * @example
+ * registry.updates$.subscribe((u) => u.type === 'run' && console.log(u.run.phase));
+ */
+export type DashboardUpdate =
+  | { type: 'run'; run: RunSnapshot }
+  | { type: 'event'; event: RunEventView }
+  | { type: 'removed'; id: string };
+
+/**
+ * One registered run.
+ *
+ * @example
+ * registry.get('run-1')?.agent.abort();
+ */
+export interface RunEntry {
+  id: string;
+  label: string;
+  agent: DashboardAgent;
+  /** True when the dashboard started the agent (it aborts it on close). */
+  owned: boolean;
+}
+
+/**
+ * Options of a `RunRegistry`.
+ *
+ * @example
+ * new RunRegistry({ scheduler: testScheduler, throttleMs: 50, eventHistory: 12 });
+ */
+export interface RunRegistryOptions {
+  /** Clock of the throttle and of event times (default `asyncScheduler`). */
+  scheduler?: SchedulerLike;
+  /** State pushes of one run are coalesced within this window (default 50 ms). */
+  throttleMs?: number;
+  /** Lines of event log kept per run for pages that connect later (default 12). */
+  eventHistory?: number;
+}
+
+interface Slot extends RunEntry {
+  subscriptions: Subscription[];
+  latest: AgentState;
+  sent?: { phase: AgentState['phase']; approvals: AgentState['pendingApprovals'] };
+  timer?: Subscription;
+  events: RunEventView[];
+}
+
+/**
+ * The runs shown by the dashboard, by id, with their subscriptions. State changes become
+ * `run` updates coalesced per run within `throttleMs` (the latest snapshot is sent), except
+ * that a phase change or a change of the pending approvals is pushed at once, so none is
+ * ever lost; events become one-line `event` updates.
+ *
+ * @example
+ * const registry = new RunRegistry({ throttleMs: 50 });
+ * registry.updates$.subscribe((u) => channel.send(u.type, u));
+ * const id = registry.add(agent, 'research #1');
+ * await agent.prompt('Summarize the docs');
+ */
+export class RunRegistry {
+  private readonly slots = new Map<string, Slot>();
+  private readonly updates = new Subject<DashboardUpdate>();
+  private readonly scheduler: SchedulerLike;
+  private readonly throttleMs: number;
+  private readonly eventHistory: number;
+  private nextId = 1;
+
+  /** Every update of every run (hot). */
+  readonly updates$: Observable<DashboardUpdate> = this.updates.asObservable();
+
+  constructor(options: RunRegistryOptions = {}) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.throttleMs = options.throttleMs ?? 50;
+    this.eventHistory = options.eventHistory ?? 12;
+  }
+
+  /** Registers an agent under a new id (`run-1`, `run-2`…) and pushes its first snapshot. */
+  add(agent: DashboardAgent, label: string, options: { owned?: boolean } = {}): string {
+    const id = `run-${this.nextId++}`;
+    const slot: Slot = {
+      id,
+      label,
+      agent,
+      owned: options.owned ?? false,
+      subscriptions: [],
+      latest: agent.state$.value,
+      events: [],
+    };
+    this.slots.set(id, slot);
+    slot.subscriptions.push(
+      agent.state$.subscribe((state) => this.onState(slot, state)),
+      agent.events$.subscribe((event) => {
+        const text = describeEvent(event);
+        if (text === undefined) return;
+        const view: RunEventView = { runId: id, type: event.type, text, at: this.scheduler.now() };
+        slot.events.push(view);
+        if (slot.events.length > this.eventHistory) slot.events.shift();
+        this.updates.next({ type: 'event', event: view });
+      }),
+    );
+    return id;
+  }
+
+  /** The run with this id. */
+  get(id: string): RunEntry | undefined {
+    const slot = this.slots.get(id);
+    return slot && { id: slot.id, label: slot.label, agent: slot.agent, owned: slot.owned };
+  }
+
+  /** Every run, in the order they were added. */
+  entries(): RunEntry[] {
+    return [...this.slots.keys()].map((id) => this.get(id) as RunEntry);
+  }
+
+  /** The current snapshot of a run (computed now, not the last one pushed). */
+  snapshot(id: string): RunSnapshot | undefined {
+    const slot = this.slots.get(id);
+    return slot && toRunSnapshot(slot.id, slot.label, slot.agent.state$.value);
+  }
+
+  /** The current snapshots of every run. */
+  snapshots(): RunSnapshot[] {
+    return [...this.slots.keys()].map((id) => this.snapshot(id) as RunSnapshot);
+  }
+
+  /** The recent event log of every run, oldest first. */
+  recentEvents(): RunEventView[] {
+    return [...this.slots.values()].flatMap((slot) => slot.events);
+  }
+
+  /** Stops following a run (the agent is left as it is) and tells the pages. */
+  remove(id: string): boolean {
+    const slot = this.slots.get(id);
+    if (!slot) return false;
+    this.release(slot);
+    this.slots.delete(id);
+    this.updates.next({ type: 'removed', id });
+    return true;
+  }
+
+  /** Stops following every run and completes `updates$`. */
+  close(): void {
+    for (const slot of this.slots.values()) this.release(slot);
+    this.slots.clear();
+    this.updates.complete();
+  }
+
+  private onState(slot: Slot, state: AgentState): void {
+    slot.latest = state;
+    const sent = slot.sent;
+    if (!sent || sent.phase !== state.phase || sent.approvals !== state.pendingApprovals) {
+      this.flush(slot);
+    } else if (!slot.timer) {
+      slot.timer = this.scheduler.schedule(() => {
+        slot.timer = undefined;
+        this.flush(slot);
+      }, this.throttleMs);
+    }
+  }
+
+  private flush(slot: Slot): void {
+    slot.timer?.unsubscribe();
+    slot.timer = undefined;
+    const state = slot.latest;
+    slot.sent = { phase: state.phase, approvals: state.pendingApprovals };
+    this.updates.next({ type: 'run', run: toRunSnapshot(slot.id, slot.label, state) });
+  }
+
+  private release(slot: Slot): void {
+    slot.timer?.unsubscribe();
+    slot.timer = undefined;
+    for (const subscription of slot.subscriptions) subscription.unsubscribe();
+  }
+}

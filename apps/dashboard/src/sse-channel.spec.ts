@@ -1,0 +1,121 @@
+import { TestScheduler } from 'rxjs/testing';
+import { formatSseComment, formatSseEvent, SseChannel, type SseResponse } from './sse-channel.js';
+
+class FakeResponse implements SseResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  chunks: string[] = [];
+  ended = false;
+  private closeListeners: (() => void)[] = [];
+
+  writeHead(status: number, headers: Record<string, string>): this {
+    this.status = status;
+    this.headers = headers;
+    return this;
+  }
+  write(chunk: string): boolean {
+    if (this.ended) throw new Error('write after end');
+    this.chunks.push(chunk);
+    return true;
+  }
+  end(): this {
+    this.ended = true;
+    this.emitClose();
+    return this;
+  }
+  on(_event: 'close', listener: () => void): this {
+    this.closeListeners.push(listener);
+    return this;
+  }
+  emitClose(): void {
+    for (const listener of this.closeListeners) listener();
+  }
+}
+
+function virtualTime(): TestScheduler {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+describe('formatSseEvent', () => {
+  it('frames a named event with its data and the blank line that ends it', () => {
+    expect(formatSseEvent({ event: 'run', data: '{"id":"run-1"}' })).toBe(
+      'event: run\ndata: {"id":"run-1"}\n\n',
+    );
+  });
+
+  it('writes one data line per line of the payload, and the id', () => {
+    expect(formatSseEvent({ event: 'note', id: '7', data: 'a\nb\r\nc' })).toBe(
+      'event: note\nid: 7\ndata: a\ndata: b\ndata: c\n\n',
+    );
+    expect(formatSseEvent({ data: '' })).toBe('data: \n\n');
+  });
+
+  it('refuses an event name with a line break (it would forge fields)', () => {
+    expect(() => formatSseEvent({ event: 'run\ndata: x', data: '1' })).toThrow(/cannot contain a line break/);
+  });
+
+  it('frames comments on one line', () => {
+    expect(formatSseComment('heart\nbeat')).toBe(': heart beat\n\n');
+  });
+});
+
+describe('SseChannel', () => {
+  it('opens an event stream and sends data as JSON events', () => {
+    const res = new FakeResponse();
+    const channel = new SseChannel(res, { heartbeatMs: 0, retryMs: 500 });
+    expect(res.status).toBe(200);
+    expect(res.headers?.['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers?.['cache-control']).toContain('no-cache');
+    expect(channel.send('run', { id: 'run-1', text: 'two\nlines' })).toBe(true);
+    expect(res.chunks).toEqual([
+      'retry: 500\n\n',
+      'event: run\ndata: {"id":"run-1","text":"two\\nlines"}\n\n',
+    ]);
+  });
+
+  it('sends heartbeat comments on the scheduler until the channel closes', () => {
+    const testScheduler = virtualTime();
+    testScheduler.run(() => {
+      const res = new FakeResponse();
+      const channel = new SseChannel(res, { heartbeatMs: 1000, scheduler: testScheduler });
+      testScheduler.schedule(
+        () => expect(res.chunks.filter((c) => c === ': heartbeat\n\n')).toHaveLength(2),
+        2500,
+      );
+      testScheduler.schedule(() => channel.close(), 2600);
+      testScheduler.schedule(() => {
+        expect(res.chunks.filter((c) => c === ': heartbeat\n\n')).toHaveLength(2);
+        expect(res.ended).toBe(true);
+      }, 9000);
+    });
+  });
+
+  it('cleans up once when the client goes away, and sends nothing after', () => {
+    const testScheduler = virtualTime();
+    testScheduler.run(() => {
+      const res = new FakeResponse();
+      const channel = new SseChannel(res, { heartbeatMs: 1000, scheduler: testScheduler });
+      const closed = jest.fn();
+      channel.onClose(closed);
+      testScheduler.schedule(() => res.emitClose(), 1500);
+      testScheduler.schedule(() => {
+        expect(closed).toHaveBeenCalledTimes(1);
+        expect(channel.closed).toBe(true);
+        expect(channel.send('run', {})).toBe(false);
+        expect(channel.comment('x')).toBe(false);
+        // One heartbeat before the client left, none after.
+        expect(res.chunks.filter((c) => c.startsWith(':'))).toHaveLength(1);
+        channel.close(); // idempotent: the response is not ended twice by us
+        expect(closed).toHaveBeenCalledTimes(1);
+      }, 5000);
+    });
+  });
+
+  it('runs a close listener at once when the channel is already closed', () => {
+    const channel = new SseChannel(new FakeResponse(), { heartbeatMs: 0 });
+    channel.close();
+    const late = jest.fn();
+    channel.onClose(late);
+    expect(late).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * A tool's progress as a label and, when it can be told, a fraction done (0…1).
+ *
+ * @example
+ * const view: ProgressView = { label: 'shard 3 (3/4)', ratio: 0.75 };
+ */
+export interface ProgressView {
+  label: string;
+  ratio?: number;
+}
+
+/**
+ * Short JSON text of tool arguments, cut at `max` characters (never throws: cycles and
+ * BigInts become a placeholder).
+ *
+ * @example
+ * summarizeArgs({ path: 'src/index.ts' }); // '{"path":"src/index.ts"}'
+ */
+export function summarizeArgs(args: unknown, max = 120): string {
+  let text: string;
+  try {
+    text = JSON.stringify(args) ?? String(args);
+  } catch {
+    text = '[unserializable arguments]';
+  }
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+/**
+ * Reads what tools usually report as progress: a fraction (`0.4`), `{ done, total }` /
+ * `{ current, total }`, `{ percent }`, a string, or an object with a `label` / `message`.
+ * Anything else is shown as short JSON. `undefined` when there is no progress.
+ *
+ * @example
+ * describeProgress({ done: 3, total: 4, label: 'shard 3' }); // { label: 'shard 3 (3/4)', ratio: 0.75 }
+ * describeProgress('compiling'); // { label: 'compiling' }
+ */
+export function describeProgress(progress: unknown): ProgressView | undefined {
+  if (progress === undefined || progress === null) return undefined;
+  if (typeof progress === 'number') {
+    return progress >= 0 && progress <= 1
+      ? { label: `${Math.round(progress * 100)}%`, ratio: progress }
+      : { label: String(progress) };
+  }
+  if (typeof progress === 'string') return { label: progress };
+  if (typeof progress !== 'object') return { label: summarizeArgs(progress, 80) };
+  const p = progress as Record<string, unknown>;
+  const text = firstString(p.label, p.message, p.text, p.status);
+  const done = firstNumber(p.done, p.current, p.completed);
+  const total = firstNumber(p.total);
+  if (done !== undefined && total !== undefined && total > 0) {
+    const count = `${done}/${total}`;
+    return { label: text ? `${text} (${count})` : count, ratio: clamp(done / total) };
+  }
+  const percent = firstNumber(p.percent);
+  if (percent !== undefined) {
+    return { label: text ?? `${Math.round(percent)}%`, ratio: clamp(percent / 100) };
+  }
+  return { label: text ?? summarizeArgs(progress, 80) };
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  return values.find((v): v is string => typeof v === 'string' && v !== '');
+}
+
+function firstNumber(...values: unknown[]): number | undefined {
+  return values.find((v): v is number => typeof v === 'number' && Number.isFinite(v));
+}
+
+function clamp(ratio: number): number {
+  return Math.min(1, Math.max(0, ratio));
+}
