@@ -138,7 +138,8 @@ function describeCause(error: unknown): string {
   const parts: string[] = [];
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
     const { message, cause } = e as { message?: unknown; cause?: unknown };
-    if (typeof message === 'string' && message) parts.push(message);
+    // Trailing periods dropped: the parts are joined into one sentence.
+    if (typeof message === 'string' && message) parts.push(message.replace(/[.\s]+$/, ''));
     e = cause;
   }
   return parts.join(': ') || 'connection error';

@@ -15,8 +15,9 @@ export class RetriesExhaustedError extends RxAgentError {
     readonly errors: unknown[],
   ) {
     const last = errors[errors.length - 1];
+    const reason = (last instanceof Error ? last.message : String(last)).replace(/[.\s]+$/, '');
     super(
-      `Model call failed after ${attempts} attempts: ${last instanceof Error ? last.message : String(last)}. ` +
+      `Model call failed after ${attempts} attempts: ${reason}. ` +
         'Check the provider status, or raise maxRetries.',
       { cause: last },
     );

@@ -1,0 +1,22 @@
+// The demo's building blocks, for reuse (the program itself is main.ts).
+export { DEFAULT_QUESTION, parseDemoArgs, USAGE, UsageError } from './parse-args.js';
+export type { DemoArgs, ProviderName } from './parse-args.js';
+export { chooseModel, DEFAULT_MODELS, PLACEHOLDER_KEY, PROVIDERS } from './choose-model.js';
+export type { DemoEnv, ModelChoice, ModelFactories } from './choose-model.js';
+export { OFFLINE_LATENCY, offlineModel, offlinePlan, wordChunks } from './offline-plan.js';
+export type { OfflineModelOptions } from './offline-plan.js';
+export { composeAnswer, gatherFacts, isReadme, MANIFEST_FILES } from './offline-answer.js';
+export type { OfflineFacts } from './offline-answer.js';
+export { fileText, listEntries, manifestFacts, readmeFacts, toolOutputs } from './folder-facts.js';
+export type { ManifestFacts, ReadmeFacts, ToolOutput } from './folder-facts.js';
+export { formatHeader, TerminalRenderer } from './render-terminal.js';
+export type { TerminalRendererOptions, TextSink } from './render-terminal.js';
+export { createSpinner, noSpinner, SPINNER_FRAMES } from './spinner.js';
+export type { Spinner, SpinnerOptions } from './spinner.js';
+export { describeCall, describeResult } from './tool-lines.js';
+export { formatDuration, formatSummary } from './summary.js';
+export type { RunSummary } from './summary.js';
+export { jsonLines, toJsonLine } from './json-lines.js';
+export { describeError } from './describe-error.js';
+export { DashboardUnavailableError, openDashboard } from './open-dashboard.js';
+export type { DemoDashboard, OpenDashboardOptions } from './open-dashboard.js';

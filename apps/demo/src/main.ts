@@ -1,0 +1,160 @@
+// The demo's entry point and its only file with side effects: it reads the command line and
+// the environment, runs the agent, renders it, and turns the outcome into an exit code.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Agent } from '@rxagent/core';
+import { readOnlyTools } from '@rxagent/tools';
+import { chooseModel, type ModelChoice } from './choose-model.js';
+import { describeError } from './describe-error.js';
+import { jsonLines } from './json-lines.js';
+import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
+import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
+import { formatHeader, TerminalRenderer } from './render-terminal.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+const EXIT_INTERRUPTED = 130;
+
+const SYSTEM = [
+  'You answer questions about the files in one folder with the tools list, read and grep',
+  '(paths are relative to the folder). Look before you answer: list the folder, read its README',
+  'and manifest and the files that matter, grep to find things. Then answer the question in a',
+  'few short paragraphs of plain text, naming the files your answer rests on.',
+].join(' ');
+
+const out = process.stdout;
+const err = process.stderr;
+
+/** Ctrl-C: the first calls `onInterrupt` (abort the run, or close the dashboard); the second exits. */
+let interrupts = 0;
+let onInterrupt: () => void = () => undefined;
+const interrupt = () => {
+  interrupts++;
+  if (interrupts > 1) {
+    err.write('\n');
+    process.exit(EXIT_INTERRUPTED);
+  }
+  onInterrupt();
+};
+
+async function main(argv: string[]): Promise<number> {
+  let args: DemoArgs;
+  let choice: ModelChoice;
+  try {
+    args = parseDemoArgs(argv);
+    if (args.help) {
+      out.write(USAGE);
+      return EXIT_OK;
+    }
+    choice = chooseModel(args, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err.write(`${error.message}\nRun with --help to see the options.\n`);
+    return EXIT_USAGE;
+  }
+  // In --json mode stdout carries the events only: everything else goes to stderr.
+  const notices = args.json ? err : out;
+  notices.write(`${choice.notice}\n`);
+
+  // `pnpm demo` runs in the repository root; a relative --dir is taken from where it was typed.
+  const dir = resolve(process.env.INIT_CWD ?? process.cwd(), args.dir ?? process.cwd());
+  if (!(await isFolder(dir))) {
+    err.write(`Folder not found: ${dir} (give an existing folder with --dir).\n`);
+    return EXIT_FAILED;
+  }
+
+  const agent = new Agent({
+    model: choice.model,
+    tools: readOnlyTools({ root: dir }),
+    system: SYSTEM,
+    maxSteps: args.maxSteps,
+  });
+  let aborted = false;
+  onInterrupt = () => {
+    aborted = true;
+    agent.abort();
+  };
+
+  const dashboard = args.dashboard ? await startDashboard(agent, args, choice, notices) : undefined;
+  if (!args.json) out.write(formatHeader({ dir, question: args.question }));
+
+  const tty = out.isTTY === true;
+  const renderer = args.json
+    ? undefined
+    : new TerminalRenderer({ out, tty, color: tty && !process.env.NO_COLOR });
+  const subscription = renderer
+    ? agent.events$.subscribe(renderer)
+    : agent.events$.pipe(jsonLines()).subscribe((line) => out.write(line));
+
+  let code = EXIT_INTERRUPTED;
+  try {
+    if (aborted) {
+      notices.write('Aborted.\n'); // Ctrl-C while the dashboard was starting: no run at all
+    } else {
+      const result = await agent.prompt(args.question);
+      renderer?.complete();
+      if (result.reason !== 'user-requested') code = EXIT_OK;
+      else if (args.json) err.write('Aborted.\n'); // the terminal renderer prints it itself
+    }
+  } catch (error) {
+    renderer?.error(error);
+    err.write(`${describeError(error, choice.secrets)}\n`);
+    code = EXIT_FAILED;
+  } finally {
+    subscription.unsubscribe();
+  }
+
+  if (dashboard) {
+    if (code !== EXIT_INTERRUPTED) {
+      notices.write(`The dashboard stays open at ${dashboard.url} — Ctrl-C to close it.\n`);
+      await new Promise<void>((resolveWait) => (onInterrupt = resolveWait));
+    }
+    await dashboard.close();
+  }
+  return code;
+}
+
+async function startDashboard(
+  agent: Agent,
+  args: DemoArgs,
+  choice: ModelChoice,
+  notices: NodeJS.WritableStream,
+): Promise<DemoDashboard | undefined> {
+  try {
+    const dashboard = await openDashboard({ port: args.port });
+    dashboard.addAgent(agent, `${choice.label}: ${args.question}`);
+    notices.write(`Dashboard: ${dashboard.url}\n`);
+    return dashboard;
+  } catch (error) {
+    if (!(error instanceof DashboardUnavailableError)) throw error;
+    notices.write(`--dashboard: ${error.message} Going on without it.\n`);
+    return undefined;
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Exits once what was written to stdout is flushed. */
+function exit(code: number): void {
+  process.exitCode = code;
+  out.write('', () => process.exit(code));
+}
+
+// A closed pipe (`… --json | head`) is the reader saying it has seen enough.
+out.on('error', (error: NodeJS.ErrnoException) =>
+  process.exit(error.code === 'EPIPE' ? EXIT_OK : EXIT_FAILED),
+);
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
+
+main(process.argv.slice(2)).then(exit, (error: unknown) => {
+  err.write(`${describeError(error)}\n`);
+  exit(EXIT_FAILED);
+});

@@ -1,0 +1,73 @@
+import { DEFAULT_QUESTION, parseDemoArgs, UsageError } from './parse-args.js';
+
+describe('parseDemoArgs', () => {
+  it('defaults: the default question, terminal output, no provider chosen', () => {
+    expect(parseDemoArgs([])).toEqual({
+      question: DEFAULT_QUESTION,
+      dir: undefined,
+      provider: undefined,
+      model: undefined,
+      baseUrl: undefined,
+      json: false,
+      dashboard: false,
+      port: 0,
+      maxSteps: 12,
+      help: false,
+    });
+  });
+
+  it('joins the positional words into the question, wherever the options are', () => {
+    const args = parseDemoArgs(['What', 'is', '--dir', '../other', 'in src?', '--json']);
+    expect(args.question).toBe('What is in src?');
+    expect(args.dir).toBe('../other');
+    expect(args.json).toBe(true);
+  });
+
+  it('ignores the leading "--" that `pnpm demo -- …` passes on', () => {
+    const args = parseDemoArgs(['--', '--json', 'Where are the tests?']);
+    expect(args.json).toBe(true);
+    expect(args.question).toBe('Where are the tests?');
+  });
+
+  it('reads the provider flags', () => {
+    const args = parseDemoArgs([
+      '--provider',
+      'OpenAI',
+      '--model',
+      'qwen2.5:7b',
+      '--base-url',
+      'http://127.0.0.1:11434/v1',
+      '--max-steps',
+      '4',
+      '--dashboard',
+      '--port',
+      '4319',
+    ]);
+    expect(args).toMatchObject({
+      provider: 'openai',
+      model: 'qwen2.5:7b',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      maxSteps: 4,
+      dashboard: true,
+      port: 4319,
+    });
+  });
+
+  it('reads --help and -h', () => {
+    expect(parseDemoArgs(['--help']).help).toBe(true);
+    expect(parseDemoArgs(['-h']).help).toBe(true);
+  });
+
+  it.each([
+    [['--provider', 'gemini'], /--provider must be one of openai, anthropic, scripted; got "gemini"/],
+    [['--base-url', 'localhost:11434'], /--base-url must be an http\(s\) URL/],
+    [['--max-steps', '0'], /--max-steps must be a whole number from 1/],
+    [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['--model', ' '], /--model needs a value/],
+    [['--verbose'], /Unknown option '--verbose'/],
+    [['--dir'], /--dir/],
+  ])('refuses %j with a UsageError saying what is wrong', (argv, message) => {
+    expect(() => parseDemoArgs(argv)).toThrow(UsageError);
+    expect(() => parseDemoArgs(argv)).toThrow(message);
+  });
+});
