@@ -19,6 +19,7 @@ type Part = TextPart | ThinkingPart | ToolCallPart;
 export class MessageBuilder {
   message: AssistantMessage;
   private readonly positions = new Map<string, number>();
+  private readonly textPositions = new Map<number, number>();
 
   constructor(provider: string, model: string, timestamp: number) {
     this.message = {
@@ -44,9 +45,18 @@ export class MessageBuilder {
       );
     }
     switch (event.type) {
-      case 'text-delta':
-        this.update('text', event.index, (p) => ({ type: 'text', text: this.grow(textOf(p), event.text) }));
+      case 'text-delta': {
+        // The hot path (one per streamed token): no closure, no string key.
+        const content = this.message.content.slice();
+        let position = this.textPositions.get(event.index);
+        if (position === undefined) {
+          position = content.length;
+          this.textPositions.set(event.index, position);
+        }
+        content[position] = { type: 'text', text: this.grow(textOf(content[position]), event.text) };
+        this.message = withParts(this.message, content, this.message.usage);
         return { kind: 'text', text: event.text, index: event.index };
+      }
       case 'thinking-delta':
         this.update('thinking', event.index, (p) => {
           const part: ThinkingPart = { type: 'thinking', text: this.grow(textOf(p), event.text) };
@@ -90,15 +100,19 @@ export class MessageBuilder {
     }
   }
 
-  private deltas = 0;
+  private sinceFlatten = 0;
 
   /**
-   * `text + delta`, flattened every 512 deltas: V8 builds a rope (one node per delta) that
-   * the GC has to walk and promote; a periodic flatten keeps it short for O(n) total work.
+   * `text + delta`. V8 builds a rope (one node per delta) that the GC has to walk and
+   * promote, so the text is flattened now and then: after at least 512 deltas and once the
+   * deltas since the last flatten are a sixteenth of the text, which keeps the copying O(n).
    */
   private grow(text: string, delta: string): string {
     const grown = text + delta;
-    if ((++this.deltas & 511) === 0) flatten(grown);
+    if (++this.sinceFlatten >= 512 && this.sinceFlatten * 16 >= grown.length) {
+      this.sinceFlatten = 0;
+      flatten(grown);
+    }
     return grown;
   }
 
@@ -109,7 +123,7 @@ export class MessageBuilder {
   ): void {
     const key = `${kind}:${index}`;
     const content = this.message.content.slice();
-    const position = this.positions.get(key);
+    const position = kind === 'text' ? this.textPositions.get(index) : this.positions.get(key);
     if (position === undefined) {
       this.positions.set(key, content.length);
       content.push(next(undefined));

@@ -113,8 +113,8 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
               );
               return;
             }
+            if (!started) start();
             const delta = builder.apply(event);
-            start();
             if (delta) io.emit({ type: 'message-update', message: builder.message, delta });
           } catch (error) {
             finished = builder.message; // ignore whatever else the stream sends; failing tears it down
