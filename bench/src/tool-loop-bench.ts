@@ -1,0 +1,111 @@
+import { runAgent, withState, type ChatRequest, type Message, type ModelEvent } from '@rxagent/core';
+import { elapsedMs, medianOf, type MeasureOptions } from './measure.js';
+import { noopParameters, noopTool, toolLoopModel, toolLoopTurn } from './models/tool-loop-model.js';
+
+function checkSteps(label: string, steps: number, expected: number): void {
+  if (steps !== expected) throw new Error(`${label}: the run made ${steps} steps, expected ${expected}.`);
+}
+
+/**
+ * Microseconds per step of a `runAgent` run of `steps` steps of one no-op tool call each
+ * (synchronous model and tool), then a final text. Median of the runs.
+ *
+ * @example
+ * const us = await runAgentMicrosPerStep(1000);
+ */
+export function runAgentMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
+  const model = toolLoopModel(steps);
+  return medianOf(() => {
+    let made = 0;
+    const ms = elapsedMs(() => {
+      runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
+        if (event.type === 'agent-end') made = event.steps;
+      });
+    });
+    checkSteps('runAgent', made, steps + 1);
+    return (ms * 1000) / steps;
+  }, options);
+}
+
+/**
+ * The same run through `withState` (events$ driving it): the cost of keeping the state too.
+ *
+ * @example
+ * const us = await stateLoopMicrosPerStep(1000);
+ */
+export function stateLoopMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
+  const model = toolLoopModel(steps);
+  return medianOf(() => {
+    let made = 0;
+    const ms = elapsedMs(() => {
+      const { events$, state$ } = withState(
+        runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }),
+      );
+      events$.subscribe();
+      made = state$.value.step;
+    });
+    checkSteps('withState', made, steps + 1);
+    return (ms * 1000) / steps;
+  }, options);
+}
+
+/**
+ * Baseline: a hand-written loop doing the same work without RxJS operators — build the
+ * request, read the model's events, run the tool, append the messages — per step.
+ *
+ * @example
+ * const us = await handLoopMicrosPerStep(1000);
+ */
+export function handLoopMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
+  return medianOf(() => {
+    let made = 0;
+    const ms = elapsedMs(() => {
+      const messages: Message[] = [{ role: 'user', content: 'go', timestamp: 0 }];
+      for (;;) {
+        made++;
+        const request: ChatRequest = { messages };
+        const events: ModelEvent[] = toolLoopTurn(request, steps);
+        const finish = events[events.length - 1];
+        if (finish?.type !== 'finish') throw new Error('the model did not finish');
+        messages.push(finish.message);
+        const call = finish.message.content.find((p) => p.type === 'tool-call');
+        if (!call) break;
+        const args = noopParameters.parse(call.args);
+        const output = noopTool.execute(args, undefined as never);
+        messages.push({
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: [{ type: 'text', text: typeof output === 'string' ? output : '' }],
+          isError: false,
+          timestamp: 0,
+        });
+      }
+    });
+    checkSteps('hand loop', made, steps + 1);
+    return (ms * 1000) / steps;
+  }, options);
+}
+
+/** Per-step costs for one run length, in µs. */
+export interface ToolLoopResult {
+  steps: number;
+  runAgent: number;
+  withState: number;
+  handLoop: number;
+}
+
+/**
+ * The three per-step figures for one run length.
+ *
+ * @example
+ * const { runAgent, handLoop } = await benchToolLoop(1000);
+ */
+export async function benchToolLoop(steps: number, options?: MeasureOptions): Promise<ToolLoopResult> {
+  return {
+    steps,
+    handLoop: await handLoopMicrosPerStep(steps, options),
+    runAgent: await runAgentMicrosPerStep(steps, options),
+    withState: await stateLoopMicrosPerStep(steps, options),
+  };
+}
