@@ -100,11 +100,8 @@ describe('bad tool arguments', () => {
     faultTimeout(60_000, 600_000),
   );
 
-  // KNOWN CORE BUG: validateToolCall echoes the raw text of unparsable arguments in full
-  // (`Raw arguments: ${call.argsText}`), unlike schema errors, whose received arguments are cut
-  // at 2,000 characters. A 1 MB malformed argument becomes a 1 MB error result, sent back to
-  // the model on every later step. `it.failing` passes while the bug is there.
-  it.failing('KNOWN CORE BUG: the error result of huge unparsable arguments stays small', async () => {
+  // A 1 MB malformed argument must not become a 1 MB error result sent back on every step.
+  it('keeps the error result of huge unparsable arguments small', async () => {
     const raw = `{"city": "${'x'.repeat(1_000_000)}`;
     const model = syncModel([
       { events: toolCallEvents([{ name: 'weather', args: {}, malformed: raw }]) },

@@ -77,32 +77,6 @@ const start: AgentMessage[] = [
   },
 ];
 
-/**
- * KNOWN CORE BUG (see the `it.failing` tests below): a null or undefined content part in an
- * assistant message crashes validateMessageSequence with a TypeError. Kept out of the random
- * inputs until the core is fixed, so the property checks everything else.
- */
-function hitsKnownCrash(input: unknown): boolean {
-  if (typeof input === 'string') {
-    try {
-      return hitsKnownCrash(JSON.parse(input));
-    } catch {
-      return false;
-    }
-  }
-  return (
-    Array.isArray(input) &&
-    input.some(
-      (m: unknown) =>
-        typeof m === 'object' &&
-        m !== null &&
-        (m as { role?: unknown }).role === 'assistant' &&
-        Array.isArray((m as { content?: unknown }).content) &&
-        (m as { content: unknown[] }).content.some((p) => p === null || p === undefined),
-    )
-  );
-}
-
 describe('imported transcripts', () => {
   it(
     'are taken whole, or refused with InvalidTranscriptError keeping the old transcript — never a crash',
@@ -111,7 +85,6 @@ describe('imported transcripts', () => {
       let refused = 0;
       await fc.assert(
         fc.asyncProperty(inputArb, async (input) => {
-          fc.pre(!hitsKnownCrash(input));
           const agent = new Agent({ model: syncModel([]), messages: start });
           const before = agent.messages;
           let error: unknown;
@@ -163,10 +136,7 @@ describe('imported transcripts', () => {
     expect(() => parseTranscript('{not json')).toThrow(InvalidTranscriptError);
   });
 
-  // KNOWN CORE BUGS: these inputs crash importMessages with a TypeError instead of an
-  // InvalidTranscriptError (validateMessageSequence reads `part.type` of every assistant part;
-  // parseTranscript's JSON round trip throws on cycles and BigInt). `it.failing` passes while
-  // the bug is there; when the core is fixed, drop `.failing`.
+  // Inputs that used to crash importMessages with a TypeError.
   const crashes: [string, unknown[]][] = [
     ['an assistant part that is null', [{ role: 'assistant', content: [null] }]],
     ['an assistant part that is undefined', [{ role: 'assistant', content: [undefined] }]],
@@ -174,7 +144,7 @@ describe('imported transcripts', () => {
     ['a BigInt inside a message', [{ role: 'user', content: 'x', timestamp: BigInt(1) }]],
   ];
   for (const [what, input] of crashes) {
-    it.failing(`KNOWN CORE BUG: refuses ${what} with InvalidTranscriptError (today: TypeError)`, () => {
+    it(`refuses ${what} with InvalidTranscriptError`, () => {
       const agent = new Agent({ model: syncModel([]), messages: start });
       const before = agent.messages;
       let error: unknown;

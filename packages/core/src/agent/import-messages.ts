@@ -26,7 +26,17 @@ export function parseTranscript(input: string | readonly unknown[]): AgentMessag
       'A transcript is an array of messages: pass the array exportMessages() returned.',
     );
   }
-  const issues = validateMessageSequence(value);
+  // Copy first: the copy is plain JSON, so no getter, proxy or cycle can act up while checking.
+  let copy: unknown[];
+  try {
+    copy = JSON.parse(JSON.stringify(value)) as unknown[];
+  } catch (error) {
+    throw new InvalidTranscriptError(
+      `The transcript is not plain JSON (${error instanceof Error ? error.message : String(error)}): ` +
+        'messages must be JSON values (no cycles, BigInt or throwing getters).',
+    );
+  }
+  const issues = validateMessageSequence(copy);
   if (issues.length > 0) {
     const where = issues
       .slice(0, 5)
@@ -38,5 +48,5 @@ export function parseTranscript(input: string | readonly unknown[]): AgentMessag
       issues,
     );
   }
-  return JSON.parse(JSON.stringify(value)) as AgentMessage[];
+  return copy as AgentMessage[];
 }

@@ -44,8 +44,16 @@ describe('validateMessageSequence', () => {
     expect(issues).toEqual([
       { kind: 'missing-tool-result', index: 1, toolCallId: 'b', toolName: 'read' },
       { kind: 'orphan-tool-result', index: 4, toolCallId: 'zz', toolName: 'read' },
-      { kind: 'invalid-message', index: 5, detail: 'not a message object with a known role' },
-      { kind: 'invalid-message', index: 6, detail: 'not a message object with a known role' },
+      {
+        kind: 'invalid-message',
+        index: 5,
+        detail: 'not a message with a known role and valid content parts',
+      },
+      {
+        kind: 'invalid-message',
+        index: 6,
+        detail: 'not a message with a known role and valid content parts',
+      },
     ]);
   });
 

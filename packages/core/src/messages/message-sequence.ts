@@ -19,20 +19,45 @@ export interface MessageSequenceIssue {
   detail?: string;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function isValidPart(part: unknown, allowed: readonly string[]): boolean {
+  if (!isRecord(part) || typeof part.type !== 'string' || !allowed.includes(part.type)) return false;
+  switch (part.type) {
+    case 'text':
+    case 'thinking':
+      return typeof part.text === 'string';
+    case 'tool-call':
+      return typeof part.id === 'string' && part.id !== '' && typeof part.name === 'string';
+    default:
+      return true;
+  }
+}
+
+const USER_PARTS = ['text', 'image'];
+const ASSISTANT_PARTS = ['text', 'thinking', 'tool-call'];
+
 function isValidMessageShape(m: unknown): m is AgentMessage {
-  if (typeof m !== 'object' || m === null) return false;
-  const msg = m as Record<string, unknown>;
-  switch (msg.role) {
+  if (!isRecord(m)) return false;
+  const content = m.content;
+  switch (m.role) {
     case 'system':
-      return typeof msg.content === 'string';
+      return typeof content === 'string';
     case 'user':
-      return typeof msg.content === 'string' || Array.isArray(msg.content);
+      return (
+        typeof content === 'string' ||
+        (Array.isArray(content) && content.every((p) => isValidPart(p, USER_PARTS)))
+      );
     case 'assistant':
-      return Array.isArray(msg.content);
+      return Array.isArray(content) && content.every((p) => isValidPart(p, ASSISTANT_PARTS));
     case 'tool':
-      return typeof msg.toolCallId === 'string' && Array.isArray(msg.content);
+      return (
+        typeof m.toolCallId === 'string' &&
+        Array.isArray(content) &&
+        content.every((p) => isValidPart(p, USER_PARTS))
+      );
     case 'custom':
-      return typeof msg.customType === 'string';
+      return typeof m.customType === 'string';
     default:
       return false;
   }
@@ -59,7 +84,11 @@ export function validateMessageSequence(messages: readonly unknown[]): MessageSe
   };
   messages.forEach((m, index) => {
     if (!isValidMessageShape(m)) {
-      issues.push({ kind: 'invalid-message', index, detail: 'not a message object with a known role' });
+      issues.push({
+        kind: 'invalid-message',
+        index,
+        detail: 'not a message with a known role and valid content parts',
+      });
       return;
     }
     if (m.role === 'custom') return;

@@ -87,9 +87,16 @@ export class MessageBuilder {
           };
         });
         return { kind: 'toolcall', text: event.argsText, index: event.index };
-      case 'toolcall-end':
-        this.update('call', event.index, () => event.call);
+      case 'toolcall-end': {
+        const call = event.call as ToolCallPart | null | undefined;
+        if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
+          throw new InvalidModelEventError(
+            `The model ended tool call ${event.index} without a call: ${JSON.stringify(call) ?? 'undefined'}.`,
+          );
+        }
+        this.update('call', event.index, () => call);
         return undefined;
+      }
       case 'usage':
         this.message = withParts(this.message, this.message.content, event.usage);
         return undefined;

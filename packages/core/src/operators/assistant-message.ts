@@ -1,3 +1,4 @@
+import { InvalidModelEventError } from '../errors/agent-errors.js';
 import type { AssistantMessage } from '../messages/types.js';
 
 /** What the model reads after it stopped on its output limit (agentcore's wording). */
@@ -5,30 +6,65 @@ export const LENGTH_RECOVERY_TEXT =
   'Output token limit hit. Resume directly - no apology, no recap of what you were doing. ' +
   'Pick up mid-thought if that is where the cut happened. Break remaining work into smaller pieces.';
 
+type Part = AssistantMessage['content'][number];
+
+function checkPart(part: unknown, index: number): Part {
+  const p = part as Record<string, unknown> | null;
+  const ok =
+    typeof p === 'object' &&
+    p !== null &&
+    (((p.type === 'text' || p.type === 'thinking') && typeof p.text === 'string') ||
+      (p.type === 'tool-call' && typeof p.name === 'string'));
+  if (!ok) {
+    throw new InvalidModelEventError(
+      `The model's message has an invalid content part at ${index}: ${JSON.stringify(part) ?? String(part)}. ` +
+        'Parts are text, thinking or tool-call objects.',
+    );
+  }
+  return p as unknown as Part;
+}
+
 /**
- * The message a model's `finish` stands for, made whole: missing fields filled from what was
- * streamed, the timestamp taken when the message started, and on a `length` stop the
- * truncated tool calls (arguments that did not parse) removed.
+ * The message a model's `finish` stands for, made whole and safe to keep: missing fields
+ * filled from what was streamed, the timestamp of when it started, every part checked (an
+ * invalid one is an `InvalidModelEventError`), tool calls with a missing or repeated id given
+ * a unique one (so each result answers exactly one call), and on a `length` stop the truncated
+ * tool calls (arguments that did not parse) removed.
  *
  * @example
- * const message = finalizeAssistantMessage(finish.message, builder.message, startedAt);
+ * const message = finalizeAssistantMessage(finish.message, builder.message, startedAt, 2);
  */
 export function finalizeAssistantMessage(
   finished: Partial<AssistantMessage>,
   streamed: AssistantMessage,
   timestamp: number,
+  step = 0,
 ): AssistantMessage {
+  const rawContent: unknown = finished.content;
+  const parts = (Array.isArray(rawContent) ? rawContent : streamed.content).map(checkPart);
+  const seen = new Set<string>();
+  const content = parts.map((part, i): Part => {
+    if (part.type !== 'tool-call') return part;
+    let id = typeof part.id === 'string' && part.id !== '' ? part.id : `call_${step}_${i}`;
+    if (seen.has(id)) id = `${id}_${i}`;
+    seen.add(id);
+    return id === part.id ? part : { ...part, id };
+  });
   const message: AssistantMessage = {
-    ...streamed,
-    ...finished,
     role: 'assistant',
-    content: Array.isArray(finished.content) ? finished.content : streamed.content,
-    usage: finished.usage ?? streamed.usage,
+    content:
+      (finished.stopReason ?? streamed.stopReason) === 'length'
+        ? content.filter((p) => p.type !== 'tool-call' || p.argsError === undefined)
+        : content,
     stopReason: finished.stopReason ?? streamed.stopReason,
+    usage: finished.usage ?? streamed.usage,
+    provider: finished.provider ?? streamed.provider,
+    model: finished.model ?? streamed.model,
     timestamp,
   };
-  if (message.stopReason === 'length') {
-    message.content = message.content.filter((p) => p.type !== 'tool-call' || p.argsError === undefined);
-  }
+  const errorMessage = finished.errorMessage ?? streamed.errorMessage;
+  if (errorMessage !== undefined) message.errorMessage = errorMessage;
+  const responseId = finished.responseId ?? streamed.responseId;
+  if (responseId !== undefined) message.responseId = responseId;
   return message;
 }

@@ -90,6 +90,7 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
       const builder = new MessageBuilder(chatModel.provider, chatModel.modelId, run.scheduler.now());
       let started = false;
       let finished: AssistantMessage | undefined;
+      let failed = false;
       const start = () => {
         if (started) return;
         started = true;
@@ -103,13 +104,15 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
       }
       const modelSub = stream$.subscribe({
         next(event) {
-          if (finished) return;
+          if (finished || failed) return;
           try {
             if (event?.type === 'finish') {
+              const given: Partial<AssistantMessage> = event.message ?? {};
               finished = finalizeAssistantMessage(
-                { ...(event.message ?? {}), stopReason: event.message?.stopReason ?? event.reason },
+                { ...given, stopReason: given.stopReason ?? event.reason },
                 builder.message,
                 builder.message.timestamp,
+                turn.step,
               );
               return;
             }
@@ -117,35 +120,41 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
             const delta = builder.apply(event);
             if (delta) io.emit({ type: 'message-update', message: builder.message, delta });
           } catch (error) {
-            finished = builder.message; // ignore whatever else the stream sends; failing tears it down
+            failed = true; // ignore whatever else the stream sends; failing tears it down
             io.fail(error);
           }
         },
         error: (error: unknown) => onFailure(error, attemptNo),
         complete() {
-          if (!finished) {
-            return onFailure(
-              new PartialStreamError(`The ${chatModel.provider} stream ended without a finish event.`, {
-                partial: builder.message,
-                provider: chatModel.provider,
-              }),
-              attemptNo,
-            );
+          if (failed) return;
+          try {
+            if (!finished) {
+              return onFailure(
+                new PartialStreamError(`The ${chatModel.provider} stream ended without a finish event.`, {
+                  partial: builder.message,
+                  provider: chatModel.provider,
+                }),
+                attemptNo,
+              );
+            }
+            start();
+            const message = finished;
+            const noToolCall = message.content.every((p) => p.type !== 'tool-call');
+            if (
+              message.stopReason === 'length' &&
+              noToolCall &&
+              run.lengthRecoveries < (run.config.maxLengthRecoveries ?? 3)
+            ) {
+              run.lengthRecoveries++;
+              turn.next.push({ role: 'user', content: LENGTH_RECOVERY_TEXT, timestamp: run.scheduler.now() });
+            }
+            turn.assistant = message;
+            io.emit({ type: 'message-end', message });
+            io.done();
+          } catch (error) {
+            // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
+            io.fail(error);
           }
-          start();
-          const message = finished;
-          const noToolCall = message.content.every((p) => p.type !== 'tool-call');
-          if (
-            message.stopReason === 'length' &&
-            noToolCall &&
-            run.lengthRecoveries < (run.config.maxLengthRecoveries ?? 3)
-          ) {
-            run.lengthRecoveries++;
-            turn.next.push({ role: 'user', content: LENGTH_RECOVERY_TEXT, timestamp: run.scheduler.now() });
-          }
-          turn.assistant = message;
-          io.emit({ type: 'message-end', message });
-          io.done();
         },
       });
       work.add(modelSub);

@@ -2,6 +2,7 @@ import { defaultIfEmpty, isObservable, Observable, Subscription, take, type Sche
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, ToolCallPart } from '../messages/types.js';
 import type { LazyAbortController } from '../util/lazy-abort.js';
+import { clip } from '../util/clip.js';
 import { isPromiseLike, toObservable } from '../util/to-observable.js';
 import { flag, settled, type CallOutcome, type CallSettled } from './call-settled.js';
 import { executeTool } from './execute-tool.js';
@@ -73,7 +74,7 @@ export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettl
 
     if (!tool) {
       const available = env.toolNames.length ? env.toolNames.join(', ') : 'none';
-      return refuse(`Unknown tool "${call.name}". Available tools: ${available}.`);
+      return refuse(`Unknown tool "${clip(call.name, 100)}". Available tools: ${available}.`);
     }
     const validation = validateToolCall(tool, call);
     if (!validation.ok) return refuse(validation.error);

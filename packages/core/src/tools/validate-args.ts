@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import type { ToolCallPart } from '../messages/types.js';
 import type { JSONSchema, ToolSpec } from '../model/chat-model.js';
+import { clip } from '../util/clip.js';
 import { isJsonSchemaParameters, type AnyTool, type ToolParameters } from './tool.js';
 
 /** One argument problem: where (`path`, '' for the root) and what. */
@@ -68,8 +69,10 @@ function formatReceived(args: unknown): string {
   } catch {
     json = String(args);
   }
-  return json.length > 2000 ? `${json.slice(0, 2000)}… (${json.length} characters)` : json;
+  return clip(json, 2000);
 }
+
+const MAX_ISSUES = 50;
 
 /**
  * Checks a model's tool call before it runs: malformed JSON and schema mismatches give the
@@ -84,18 +87,22 @@ export function validateToolCall(tool: AnyTool, call: ToolCallPart): ArgsValidat
     return {
       ok: false,
       error:
-        `Invalid JSON arguments for tool "${call.name}": ${call.argsError}.\n` +
-        `Raw arguments: ${call.argsText ?? ''}\nSend the arguments as one valid JSON object.`,
+        `Invalid JSON arguments for tool "${clip(call.name, 100)}": ${clip(call.argsError, 500)}.\n` +
+        `Raw arguments: ${clip(call.argsText ?? '', 2000)}\nSend the arguments as one valid JSON object.`,
     };
   }
   const args = call.args === undefined || call.args === null || call.args === '' ? {} : call.args;
   const result = validateWithSchema(tool.parameters, args);
   if (result.ok) return { ok: true, args: result.value };
-  const lines = result.issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`);
+  const lines = result.issues
+    .slice(0, MAX_ISSUES)
+    .map((i) => `  - ${clip(i.path || '(root)', 200)}: ${clip(i.message, 300)}`);
+  if (result.issues.length > MAX_ISSUES)
+    lines.push(`  - … and ${result.issues.length - MAX_ISSUES} more issues`);
   return {
     ok: false,
     error:
-      `Invalid arguments for tool "${call.name}":\n${lines.join('\n')}\n\n` +
+      `Invalid arguments for tool "${clip(call.name, 100)}":\n${lines.join('\n')}\n\n` +
       `Received arguments:\n${formatReceived(args)}`,
   };
 }
