@@ -61,8 +61,8 @@ export interface FaultExpectation {
 }
 
 /**
- * The error a fault calls for. Malformed chunks differ by provider: the OpenAI adapter calls
- * them a non-retryable ProviderError, the Anthropic adapter a (retryable) PartialStreamError.
+ * The error a fault calls for. Both adapters call a malformed chunk a broken stream: a
+ * (retryable) PartialStreamError.
  *
  * @example
  * expectedFor('openai', '429-retry-after-ms'); // RateLimitError, retryable, 20 ms
@@ -87,9 +87,7 @@ export function expectedFor(provider: Provider, fault: ProviderFault): FaultExpe
     case 'stall':
       return { classes: [StreamIdleError], retryable: true };
     case 'malformed':
-      return provider === 'openai'
-        ? { classes: [ProviderError], retryable: false }
-        : { classes: [PartialStreamError], retryable: true };
+      return { classes: [PartialStreamError], retryable: true };
     case 'error-event':
       return provider === 'openai'
         ? { classes: [ProviderError], retryable: true }

@@ -55,13 +55,7 @@ describe('API keys never appear in events, errors or logs', () => {
 
   for (const provider of ['openai', 'anthropic'] as Provider[]) {
     for (const [name, script] of failures(provider)) {
-      // KNOWN ADAPTER BUG (anthropic-error.ts, fromApiError): the error's message is redacted,
-      // but the SDK's APIError is attached as `cause` (and its body as `body`) unredacted, so a
-      // key the server echoes shows in the cause chain and in console.error(err).
-      // `it.failing` passes while the bug is there; drop `.failing` once it is fixed.
-      const knownLeak = provider === 'anthropic' && name.includes('echoing');
-      const test = knownLeak ? it.failing : it;
-      test(`${provider}: ${name}${knownLeak ? ' — KNOWN ADAPTER BUG: leaks through error.cause' : ''}`, async () => {
+      it(`${provider}: ${name}`, async () => {
         logs.length = 0;
         queued.queue.length = 0;
         queued.queue.push(script, script);

@@ -8,6 +8,8 @@ import {
   ProviderError,
   ProviderTimeoutError,
   RateLimitError,
+  redactSecret,
+  secretFreeCause,
   type AssistantMessage,
   type ProviderErrorInit,
 } from '@rxagent/core';
@@ -54,7 +56,7 @@ export function classifyAnthropicError(error: unknown, context: AnthropicErrorCo
   if (ProviderError.isInstance(error)) return error;
   const clean = (text: string) => redact(text, context.apiKey);
   const name = errorField(error, 'name');
-  const init = { provider, cause: error };
+  const init = { provider, cause: secretFreeCause(error, context.apiKey) };
   if (name === 'APIConnectionTimeoutError') {
     return new ProviderTimeoutError(
       'Anthropic sent no response head in time; raise requestTimeoutMs if needed.',
@@ -100,8 +102,8 @@ function fromApiError(error: APIError, context: AnthropicErrorContext, clean: (s
   const init: ProviderErrorInit = {
     provider,
     code: error.errorCode ?? type,
-    body: error.error,
-    cause: error,
+    body: redactSecret(error.error, context.apiKey),
+    cause: secretFreeCause(error, context.apiKey),
     ...(error.requestID ? { requestId: error.requestID } : {}),
   };
   const status = error.status;

@@ -216,3 +216,6 @@ export { recordRun } from './replay/record-run.js';
 export type { RecordedEvent } from './replay/record-run.js';
 export { foldEvents, replayRun } from './replay/replay-run.js';
 export type { ReplayOptions } from './replay/replay-run.js';
+
+// Utilities
+export { redactSecret, secretFreeCause } from './util/redact-secret.js';

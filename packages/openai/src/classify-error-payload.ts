@@ -8,7 +8,7 @@ import {
   type RxAgentError,
 } from '@rxagent/core';
 import type { ErrorContext, OpenAIErrorPayload } from './openai-error.js';
-import { redactSecret } from './redact-secret.js';
+import { redactSecret } from '@rxagent/core';
 import { retryAfterMs, shouldRetryHeader, type HeaderReader } from './retry-after.js';
 
 /**

@@ -126,9 +126,10 @@ describe('classifyOpenAIError: connection and stream errors', () => {
     expect(unknown).toMatchObject({ retryable: false });
   });
 
-  it('a chunk that is not JSON → non-retryable ProviderError; rxagent errors pass through', () => {
+  it('a chunk that is not JSON → retryable PartialStreamError (as Anthropic); rxagent errors pass through', () => {
     const parse = classifyOpenAIError(new SyntaxError('Unexpected token'), ctx());
-    expect(parse).toMatchObject({ retryable: false });
+    expect(PartialStreamError.isInstance(parse)).toBe(true);
+    expect(parse).toMatchObject({ retryable: true });
     expect(parse.message).toContain('not JSON');
     const own = new NetworkError('x');
     expect(classifyOpenAIError(own, ctx())).toBe(own);

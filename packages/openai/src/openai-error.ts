@@ -4,11 +4,12 @@ import {
   PartialStreamError,
   ProviderError,
   ProviderTimeoutError,
+  redactSecret,
   RxAgentError,
+  secretFreeCause,
 } from '@rxagent/core';
 import type { AssistantMessage } from '@rxagent/core';
 import { classifyErrorPayload } from './classify-error-payload.js';
-import { redactSecret } from './redact-secret.js';
 
 /**
  * The `error` object of an OpenAI error body or in-stream error event.
@@ -68,7 +69,7 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderTimeoutError(
       'No response from the OpenAI API before the request timeout. Raise requestTimeoutMs or try again.',
-      { provider: 'openai', cause: error },
+      { provider: 'openai', cause: secretFreeCause(error, ctx.secret) },
     );
   }
   if (error instanceof APIConnectionError) {
@@ -77,7 +78,7 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
         `Could not reach the OpenAI API: ${describeCause(error)}. Check baseURL and the network.`,
         ctx.secret,
       ),
-      { provider: 'openai', cause: error.cause },
+      { provider: 'openai', cause: secretFreeCause(error.cause, ctx.secret) },
     );
   }
   if (isApiError(error)) {
@@ -91,20 +92,29 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
   if (isConnectionCut(error)) {
     const why = `The OpenAI stream was cut mid-response (${describeCause(error)})`;
     if (!ctx.received) {
-      return new NetworkError(`${why} before any data arrived.`, { provider: 'openai', cause: error });
+      return new NetworkError(`${why} before any data arrived.`, {
+        provider: 'openai',
+        cause: secretFreeCause(error, ctx.secret),
+      });
     }
     return new PartialStreamError(`${why}; the partial message is attached.`, {
       provider: 'openai',
       partial: ctx.partial(why),
-      cause: error,
+      cause: secretFreeCause(error, ctx.secret),
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  const reason = error instanceof SyntaxError ? 'the stream sent data that is not JSON: ' : '';
-  return new ProviderError(redactSecret(`The OpenAI call failed: ${reason}${message}`, ctx.secret), {
+  if ((error as { name?: unknown } | null)?.name === 'SyntaxError') {
+    // A garbled chunk is a broken stream, as in the Anthropic adapter: retried with the partial kept.
+    return new PartialStreamError(
+      redactSecret(`The OpenAI stream sent data that is not JSON: ${message}`, ctx.secret),
+      { provider: 'openai', partial: ctx.partial('not JSON'), cause: secretFreeCause(error, ctx.secret) },
+    );
+  }
+  return new ProviderError(redactSecret(`The OpenAI call failed: ${message}`, ctx.secret), {
     provider: 'openai',
     retryable: false,
-    cause: error,
+    cause: secretFreeCause(error, ctx.secret),
   });
 }
 
