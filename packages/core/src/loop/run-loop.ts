@@ -1,4 +1,4 @@
-import { asyncScheduler, Subject, type Subscriber, type Subscription } from 'rxjs';
+import { asyncScheduler, Subject, Subscription, type Observer, type Subscriber } from 'rxjs';
 import { AgentConfigError, StopGuardEscalationError } from '../errors/agent-errors.js';
 import type { AgentEvent, ToolResult } from '../events/agent-event.js';
 import { toolCalls, toolErrorResult } from '../messages/message-helpers.js';
@@ -11,14 +11,39 @@ import { defaultPipeline } from './default-pipeline.js';
 import type { LoopEvent, TurnContext } from './loop-event.js';
 import { toUserMessage } from './message-queue.js';
 import type { RunAgentConfig } from './run-config.js';
-import { appendMessage, createRunContext, type MutableRunContext } from './run-context.js';
+import { LoopRunContext } from './run-context.js';
 import { stepResultOf } from './step-result.js';
+
+/**
+ * The loop's subscription to its pipeline. An Observer and a Subscription at once, so RxJS
+ * subscribes it as it is (no wrapper per pending run).
+ */
+class PipelineOutput extends Subscription implements Observer<LoopEvent> {
+  constructor(private readonly loop: RunLoop) {
+    super();
+  }
+
+  next(item: LoopEvent): void {
+    this.loop.onOutput(item);
+  }
+
+  error(error: unknown): void {
+    this.loop.fail(error);
+  }
+
+  complete(): void {
+    this.loop.fail(
+      new AgentConfigError(
+        'The pipeline completed before the run ended: its operators must pass every item on.',
+      ),
+    );
+  }
+}
 
 /** The loop of one subscription to `runAgent`: feeds turns into the pipeline and decides. */
 export class RunLoop {
-  private readonly run: MutableRunContext;
+  private readonly run: LoopRunContext;
   private readonly input = new Subject<LoopEvent>();
-  private readonly controller = new AbortController();
   private readonly feedQueue: LoopEvent[] = [];
   private readonly maxSteps: number;
   private readonly prompt: AgentMessage[];
@@ -30,7 +55,8 @@ export class RunLoop {
   private ended = false;
   // What the loop saw, to close the transcript on an abort.
   private streaming?: AssistantMessage;
-  private awaitingResults = new Map<string, { name: string; started: boolean; result?: ToolResult }>();
+  // The last assistant message's calls still without a result (made when a message has calls).
+  private awaitingResults?: Map<string, { name: string; started: boolean; result?: ToolResult }>;
 
   constructor(
     private readonly config: RunAgentConfig,
@@ -42,7 +68,7 @@ export class RunLoop {
     for (const r of repairs)
       this.repairs.push(`${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
     const runId = config.runId ?? globalThis.crypto.randomUUID();
-    this.run = createRunContext(config, scheduler, this.controller.signal, prior, runId);
+    this.run = new LoopRunContext(config, scheduler, prior, runId);
     this.firstNewMessage = prior.length;
     this.maxSteps = Math.max(1, config.maxSteps ?? 10);
     this.prompt = normalizePrompt(config.prompt, now);
@@ -55,16 +81,7 @@ export class RunLoop {
 
   start(): void {
     const pipeline = this.config.pipeline ?? defaultPipeline(this.config);
-    this.pipelineSub = pipeline(this.input.asObservable()).subscribe({
-      next: (item) => this.onOutput(item),
-      error: (error: unknown) => this.fail(error),
-      complete: () =>
-        this.fail(
-          new AgentConfigError(
-            'The pipeline completed before the run ended: its operators must pass every item on.',
-          ),
-        ),
-    });
+    this.pipelineSub = pipeline(this.input.asObservable()).subscribe(new PipelineOutput(this));
     this.detachSources = attachConfigSources(this.run);
     this.feed({ type: 'run-context', run: this.run });
     this.feed({ type: 'agent-start', runId: this.run.runId });
@@ -74,6 +91,7 @@ export class RunLoop {
     const signal = this.config.signal;
     if (signal) {
       if (signal.aborted) return this.abort();
+      this.onAbort = () => this.abort();
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
     this.startTurn(1, this.prompt);
@@ -85,7 +103,8 @@ export class RunLoop {
     this.cleanup('unsubscribed');
   }
 
-  private readonly onAbort = () => this.abort();
+  // Made only when the config has a signal to listen to.
+  private onAbort?: () => void;
 
   private feed(item: LoopEvent): void {
     this.feedQueue.push(item);
@@ -100,7 +119,8 @@ export class RunLoop {
     }
   }
 
-  private onOutput(item: LoopEvent): void {
+  /** @internal */
+  onOutput(item: LoopEvent): void {
     if (this.ended) return;
     if (item.type === 'turn-context') return this.onTurnDone(item.turn);
     if (item.type === 'run-context') return;
@@ -121,24 +141,27 @@ export class RunLoop {
         return;
       case 'message-end': {
         const message = event.message;
-        appendMessage(this.run, message);
+        this.run.append(message);
         if (message.role === 'assistant') {
           this.streaming = undefined;
-          this.awaitingResults.clear();
-          for (const call of toolCalls(message))
-            this.awaitingResults.set(call.id, { name: call.name, started: false });
+          this.awaitingResults?.clear();
+          const calls = toolCalls(message);
+          if (calls.length > 0) {
+            const awaiting = (this.awaitingResults ??= new Map());
+            for (const call of calls) awaiting.set(call.id, { name: call.name, started: false });
+          }
         } else if (message.role === 'tool') {
-          this.awaitingResults.delete(message.toolCallId);
+          this.awaitingResults?.delete(message.toolCallId);
         }
         return;
       }
       case 'tool-start': {
-        const awaiting = this.awaitingResults.get(event.toolCallId);
+        const awaiting = this.awaitingResults?.get(event.toolCallId);
         if (awaiting) awaiting.started = true;
         return;
       }
       case 'tool-end': {
-        const awaiting = this.awaitingResults.get(event.toolCallId);
+        const awaiting = this.awaitingResults?.get(event.toolCallId);
         if (awaiting) awaiting.result = event.result;
         return;
       }
@@ -172,7 +195,7 @@ export class RunLoop {
         ),
       );
     }
-    if (this.awaitingResults.size > 0) {
+    if (this.awaitingResults && this.awaitingResults.size > 0) {
       // The pipeline has no executeTools: close the calls so the transcript stays valid.
       const now = this.run.scheduler.now();
       for (const [id, { name }] of [...this.awaitingResults]) {
@@ -265,7 +288,8 @@ export class RunLoop {
     this.subscriber.complete();
   }
 
-  private fail(error: unknown): void {
+  /** @internal */
+  fail(error: unknown): void {
     if (this.ended) return;
     this.ended = true;
     this.cleanup('failed');
@@ -276,13 +300,13 @@ export class RunLoop {
   private abort(): void {
     if (this.ended) return;
     this.pipelineSub?.unsubscribe();
-    this.controller.abort('aborted');
+    this.run.abort('aborted');
     const run = this.run;
     const now = run.scheduler.now();
     const { provider, modelId } = run.model;
     if (this.streaming) {
       this.emit({ type: 'message-end', message: closeAbortedMessage(this.streaming) });
-    } else if (this.awaitingResults.size > 0) {
+    } else if (this.awaitingResults && this.awaitingResults.size > 0) {
       const pending = [...this.awaitingResults];
       for (const [id, entry] of pending) {
         if (entry.result) continue;
@@ -327,8 +351,8 @@ export class RunLoop {
   }
 
   private cleanup(reason: string): void {
-    this.config.signal?.removeEventListener('abort', this.onAbort);
-    if (!this.controller.signal.aborted && reason !== 'ended') this.controller.abort(reason);
+    if (this.onAbort) this.config.signal?.removeEventListener('abort', this.onAbort);
+    if (reason !== 'ended') this.run.abort(reason);
     this.pipelineSub?.unsubscribe();
     this.detachSources?.();
     this.feedQueue.length = 0;

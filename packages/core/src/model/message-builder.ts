@@ -18,8 +18,9 @@ type Part = TextPart | ThinkingPart | ToolCallPart;
  */
 export class MessageBuilder {
   message: AssistantMessage;
-  private readonly positions = new Map<string, number>();
-  private readonly textPositions = new Map<number, number>();
+  // Where each streamed part sits in `content`, by index (made on first use).
+  private positions?: Map<string, number>;
+  private textPositions?: Map<number, number>;
 
   constructor(provider: string, model: string, timestamp: number) {
     this.message = {
@@ -48,10 +49,11 @@ export class MessageBuilder {
       case 'text-delta': {
         // The hot path (one per streamed token): no closure, no string key.
         const content = this.message.content.slice();
-        let position = this.textPositions.get(event.index);
+        const positions = (this.textPositions ??= new Map<number, number>());
+        let position = positions.get(event.index);
         if (position === undefined) {
           position = content.length;
-          this.textPositions.set(event.index, position);
+          positions.set(event.index, position);
         }
         content[position] = { type: 'text', text: this.grow(textOf(content[position]), event.text) };
         this.message = withParts(this.message, content, this.message.usage);
@@ -123,16 +125,13 @@ export class MessageBuilder {
     return grown;
   }
 
-  private update(
-    kind: 'text' | 'thinking' | 'call',
-    index: number,
-    next: (prev: Part | undefined) => Part,
-  ): void {
+  private update(kind: 'thinking' | 'call', index: number, next: (prev: Part | undefined) => Part): void {
     const key = `${kind}:${index}`;
     const content = this.message.content.slice();
-    const position = kind === 'text' ? this.textPositions.get(index) : this.positions.get(key);
+    const positions = (this.positions ??= new Map<string, number>());
+    const position = positions.get(key);
     if (position === undefined) {
-      this.positions.set(key, content.length);
+      positions.set(key, content.length);
       content.push(next(undefined));
     } else {
       content[position] = next(content[position]);

@@ -4,9 +4,11 @@ import type { ChatRequest, ToolSpec } from '../model/chat-model.js';
 import { toToolSpec } from '../tools/validate-args.js';
 
 const specCache = new WeakMap<RunContext, ToolSpec[]>();
+const NO_SPECS: ToolSpec[] = [];
 
 /** The tool specs of a run, converted once. */
 export function runToolSpecs(run: RunContext): ToolSpec[] {
+  if (run.tools.size === 0) return NO_SPECS;
   let specs = specCache.get(run);
   if (!specs) {
     specs = [...run.tools.values()].map(toToolSpec);

@@ -5,7 +5,8 @@ import type { TurnIO } from './turn-operator.js';
 
 interface Cursor {
   checked: number;
-  open: Set<string>;
+  /** Tool calls of the last assistant message without a result yet (made when there are some). */
+  open?: Set<string>;
 }
 
 const cursors = new WeakMap<RunContext, Cursor>();
@@ -24,22 +25,23 @@ export function checkSequence(turn: TurnContext, io: TurnIO): readonly Message[]
   const messages = turn.run.modelMessages;
   let cursor = cursors.get(turn.run);
   if (!cursor) {
-    cursor = { checked: 0, open: new Set() };
+    cursor = { checked: 0 };
     cursors.set(turn.run, cursor);
   }
   let valid = true;
   for (let i = cursor.checked; i < messages.length; i++) {
     const m = messages[i] as Message;
     if (m.role === 'tool') {
-      if (!cursor.open.delete(m.toolCallId)) valid = false;
+      if (!cursor.open?.delete(m.toolCallId)) valid = false;
       continue;
     }
-    if (cursor.open.size > 0) valid = false;
-    cursor.open.clear();
-    if (m.role === 'assistant') for (const p of m.content) if (p.type === 'tool-call') cursor.open.add(p.id);
+    if (cursor.open?.size) valid = false;
+    cursor.open?.clear();
+    if (m.role !== 'assistant') continue;
+    for (const p of m.content) if (p.type === 'tool-call') (cursor.open ??= new Set()).add(p.id);
   }
   cursor.checked = messages.length;
-  if (cursor.open.size > 0) valid = false;
+  if (cursor.open?.size) valid = false;
   if (valid) return undefined;
   // Rare: something appended an invalid sequence. Repair this call's copy and start over.
   cursors.delete(turn.run);

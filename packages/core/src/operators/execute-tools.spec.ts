@@ -142,6 +142,21 @@ describe('executeTools: failures become error results and the run goes on', () =
     ]);
   });
 
+  it('lets a tool destructure its context', async () => {
+    const destructuring = tool({
+      name: 'd',
+      description: 'destructures ctx',
+      parameters: z.object({}),
+      execute: (_args, { progress, signal, toolCallId, runId }) => {
+        progress('half');
+        return `${toolCallId} ${typeof runId} aborted=${signal.aborted}`;
+      },
+    });
+    const { events } = await runOne({ name: 'd', id: 'x1' }, [destructuring]);
+    expect(events.find((e) => e.type === 'tool-update')).toMatchObject({ progress: 'half' });
+    expect(resultText(events)).toBe('x1 string aborted=false');
+  });
+
   it('disables a tool after maxToolErrors consecutive failures for the rest of the run', async () => {
     let calls = 0;
     const flaky = tool({

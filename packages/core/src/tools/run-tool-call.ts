@@ -6,7 +6,8 @@ import { clip } from '../util/clip.js';
 import { isPromiseLike, toObservable } from '../util/to-observable.js';
 import { flag, settled, type CallOutcome, type CallSettled } from './call-settled.js';
 import { executeTool } from './execute-tool.js';
-import type { AnyTool, ToolContext } from './tool.js';
+import { CallContext } from './call-context.js';
+import type { AnyTool } from './tool.js';
 import type { ApprovalDecision, Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult } from './tool-output.js';
 import { validateToolCall } from './validate-args.js';
@@ -79,18 +80,7 @@ export function runToolCall(env: ToolCallEnv): Observable<AgentEvent | CallSettl
     const validation = validateToolCall(tool, call);
     if (!validation.ok) return refuse(validation.error);
     const args = validation.args;
-    const ctx: ToolContext = {
-      runId: env.runId,
-      toolCallId: call.id,
-      toolName: call.name,
-      get signal() {
-        return env.cancel.signal;
-      },
-      scheduler: env.scheduler,
-      messages: env.messages,
-      progress: (progress) =>
-        emit({ type: 'tool-update', toolCallId: call.id, toolName: call.name, kind: 'progress', progress }),
-    };
+    const ctx = new CallContext(env.runId, call.id, call.name, env.cancel, env.scheduler, env.messages, emit);
 
     const execute = () => {
       const outcome = executeTool(
