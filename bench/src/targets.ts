@@ -115,6 +115,14 @@ export function toolLoopRows(results: readonly ToolLoopResult[]): Row[] {
       },
       {
         section,
+        name: `runAgent per-step cost, last / second tenth of one S = ${last.steps.toLocaleString('en-US')} run`,
+        value: last.inRunGrowth,
+        unit: '×',
+        target: `≤ ${TARGETS.perStepGrowth}× (linear, informative)`,
+        met: last.inRunGrowth <= TARGETS.perStepGrowth,
+      },
+      {
+        section,
         name: `withState per-step growth, ${label}`,
         value: last.withState / first.withState,
         unit: '×',

@@ -28,6 +28,29 @@ export function runAgentMicrosPerStep(steps: number, options?: MeasureOptions): 
 }
 
 /**
+ * Per-step cost late in one long run over per-step cost early in it (steps 9,000–10,000 over
+ * 1,000–2,000 of a 10,000-step run, by the time each model call starts): above 1 means steps
+ * get dearer as the transcript grows. Median of the runs.
+ *
+ * @example
+ * const growth = await inRunGrowth(10_000); // ≈ 1 for a linear loop
+ */
+export function inRunGrowth(steps: number, options?: MeasureOptions): Promise<number> {
+  const model = toolLoopModel(steps);
+  const window = Math.max(1, Math.floor(steps / 10));
+  return medianOf(() => {
+    const starts: number[] = [];
+    const timed = {
+      ...model,
+      stream: (request: ChatRequest) => (starts.push(performance.now()), model.stream(request)),
+    };
+    runAgent({ model: timed, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe();
+    const perStep = (from: number) => ((starts[from + window] ?? 0) - (starts[from] ?? 0)) / window;
+    return perStep(steps - window) / perStep(window);
+  }, options);
+}
+
+/**
  * The same run through `withState` (events$ driving it): the cost of keeping the state too.
  *
  * @example
@@ -93,6 +116,8 @@ export interface ToolLoopResult {
   runAgent: number;
   withState: number;
   handLoop: number;
+  /** Per-step cost of the last tenth of one run over the second tenth (see `inRunGrowth`). */
+  inRunGrowth: number;
 }
 
 /**
@@ -107,5 +132,6 @@ export async function benchToolLoop(steps: number, options?: MeasureOptions): Pr
     handLoop: await handLoopMicrosPerStep(steps, options),
     runAgent: await runAgentMicrosPerStep(steps, options),
     withState: await stateLoopMicrosPerStep(steps, options),
+    inRunGrowth: await inRunGrowth(steps, options),
   };
 }
