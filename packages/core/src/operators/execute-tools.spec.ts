@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { map, Observable, of, tap, throwError, timer } from 'rxjs';
 import {
+  assistantMessage,
   collectEvents,
   createTestScheduler,
   scriptedModel,
@@ -85,6 +86,19 @@ describe('executeTools: failures become error results and the run goes on', () =
     expect(text).toContain('  - extra: additional property is not allowed');
     const good = await runOne({ name: 'lookup', args: { id: 7, tags: [] } }, [lookup]);
     expect(resultText(good.events)).toBe('found 7');
+  });
+
+  it('refuses arguments too deeply nested to print without failing the run', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const call = { type: 'tool-call' as const, id: 'deep', name: 'weather', args: deep };
+    const model = scriptedModel([
+      { events: [{ type: 'finish', reason: 'tool-calls', message: assistantMessage([call], 'tool-calls') }] },
+      textTurn('ok'),
+    ]);
+    const events = await collectEvents(runAgent({ model, tools: [weather], prompt: 'go' }));
+    expect(resultText(events)).toContain('[array that cannot be printed: Maximum call stack size exceeded]');
+    expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'completed' });
   });
 
   it('reports an unknown tool with the available ones', async () => {

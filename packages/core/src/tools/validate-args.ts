@@ -65,9 +65,10 @@ export function validateWithSchema(
 function formatReceived(args: unknown): string {
   let json: string;
   try {
-    json = JSON.stringify(args, null, 2) ?? String(args);
-  } catch {
-    json = String(args);
+    json = JSON.stringify(args, null, 2) ?? `[${typeof args}]`;
+  } catch (error) {
+    // Too deep (or cyclic) to print: String() would recurse the same way, so say what it is.
+    json = `[${Array.isArray(args) ? 'array' : typeof args} that cannot be printed: ${error instanceof Error ? error.message : 'unknown error'}]`;
   }
   return clip(json, 2000);
 }
