@@ -1,15 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ContextManager } from '../context/context-manager.js';
-import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
-import type {
-  ChatModel,
-  ChatRequest,
-  ResponseFormat,
-  SystemBlock,
-  ThinkingLevel,
-  ToolChoice,
-} from '../model/chat-model.js';
+import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js';
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
@@ -35,16 +27,19 @@ export interface RetryBackoff {
  */
 export type Pipeline = (turn$: Observable<LoopEvent>) => Observable<LoopEvent>;
 
-/** Request options passed on to every model call of the run. */
-export interface ModelCallOptions {
-  toolChoice?: ToolChoice;
-  maxTokens?: number;
-  temperature?: number;
-  thinking?: ThinkingLevel;
-  responseFormat?: ResponseFormat;
-  cacheControl?: boolean;
-  providerOptions?: ChatRequest['providerOptions'];
-}
+/** The request options a run passes on to every model call. */
+export const MODEL_CALL_OPTIONS = [
+  'toolChoice',
+  'maxTokens',
+  'temperature',
+  'thinking',
+  'responseFormat',
+  'cacheControl',
+  'providerOptions',
+] as const;
+
+/** Request options passed on to every model call of the run (see `ChatRequest`). */
+export type ModelCallOptions = Pick<ChatRequest, (typeof MODEL_CALL_OPTIONS)[number]>;
 
 /**
  * Everything `runAgent` takes. Only `model` is required.
@@ -100,6 +95,3 @@ export interface RunAgentConfig extends ModelCallOptions {
   /** The run's id (default a random UUID). */
   runId?: string;
 }
-
-/** Passes events through unchanged; used where a config leaves an operator out. */
-export type EventSink = (event: AgentEvent) => void;

@@ -1,4 +1,5 @@
 import type { RunContext, TurnContext } from '../loop/loop-event.js';
+import { MODEL_CALL_OPTIONS } from '../loop/run-config.js';
 import type { Message } from '../messages/types.js';
 import type { ChatRequest, ToolSpec } from '../model/chat-model.js';
 import { toToolSpec } from '../tools/validate-args.js';
@@ -34,12 +35,9 @@ export function buildRequest(
   if (config.system !== undefined) request.system = config.system;
   const tools = runToolSpecs(turn.run);
   if (tools.length > 0) request.tools = tools;
-  if (config.toolChoice !== undefined) request.toolChoice = config.toolChoice;
-  if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
-  if (config.temperature !== undefined) request.temperature = config.temperature;
-  if (config.thinking !== undefined) request.thinking = config.thinking;
-  if (config.responseFormat !== undefined) request.responseFormat = config.responseFormat;
-  if (config.cacheControl !== undefined) request.cacheControl = config.cacheControl;
-  if (config.providerOptions !== undefined) request.providerOptions = config.providerOptions;
+  const options: Partial<ChatRequest> = request;
+  for (const key of MODEL_CALL_OPTIONS) {
+    if (config[key] !== undefined) Object.assign(options, { [key]: config[key] });
+  }
   return extra ? { ...request, ...extra } : request;
 }
