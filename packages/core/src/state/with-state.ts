@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable, Subject, takeUntil } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, Subscription, type Observer } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { initialAgentState, type AgentState } from './agent-state.js';
 import { reduceAgentState } from './reduce-agent-state.js';
@@ -12,6 +12,61 @@ export interface RunWithState {
   /** The state after each event, then the terminal state; `.value` reads it synchronously.
    * Subscribing does not start the run. */
   state$: StateObservable<AgentState>;
+}
+
+/**
+ * The one subscription of the run behind `withState`: it folds each event into the state
+ * before passing it on. An Observer and a Subscription at once, so RxJS subscribes it as it is
+ * — one hop less per delta — and unsubscribing it stops the run, even while a synchronous run
+ * is still emitting inside its subscribe call.
+ */
+class StateConnection extends Subscription implements Observer<AgentEvent> {
+  readonly state: BehaviorSubject<AgentState>;
+  readonly events = new Subject<AgentEvent>();
+  /** The state as of the last event (a field: reading `BehaviorSubject.value` checks more). */
+  current: AgentState;
+  finished = false;
+  private cancelled = false;
+
+  constructor(initial: AgentState) {
+    super();
+    this.current = initial;
+    this.state = new BehaviorSubject(initial);
+  }
+
+  next(event: AgentEvent): void {
+    if (this.finished) return;
+    this.current = reduceAgentState(this.current, event);
+    this.state.next(this.current);
+    this.events.next(event);
+  }
+
+  error(error: unknown): void {
+    this.finish(terminate(this.current, 'error', error), () => this.events.error(error));
+  }
+
+  complete(): void {
+    const aborted = this.cancelled || this.current.stopReason === 'user-requested';
+    this.finish(terminate(this.current, aborted ? 'cancelled' : 'done'), () => this.events.complete());
+  }
+
+  /** The last subscriber left: stop the run, the state is cancelled. */
+  cancel(): void {
+    if (this.finished) return;
+    this.cancelled = true;
+    this.unsubscribe();
+    this.complete();
+  }
+
+  private finish(next: AgentState, end: () => void): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.unsubscribe();
+    this.current = next;
+    this.state.next(next);
+    end();
+    this.state.complete();
+  }
 }
 
 /**
@@ -35,68 +90,38 @@ export function withState(
   run$: Observable<AgentEvent>,
   initial: AgentState = initialAgentState(),
 ): RunWithState {
-  const state = new BehaviorSubject<AgentState>(initial);
-  const events = new Subject<AgentEvent>();
-  // takeUntil (not the Subscription) stops the run: it also works while the run is still
-  // emitting synchronously inside its subscribe call.
-  const disconnect = new Subject<void>();
-  let cancelled = false;
+  const connection = new StateConnection(initial);
   let started = false;
-  let finished = false;
   let subscribers = 0;
-
-  const finish = (next: AgentState, end: () => void) => {
-    finished = true;
-    state.next(next);
-    end();
-    state.complete();
-  };
-  const connect = () => {
-    if (started) return;
-    started = true;
-    run$.pipe(takeUntil(disconnect)).subscribe({
-      next(event) {
-        state.next(reduceAgentState(state.value, event));
-        events.next(event);
-      },
-      error(error: unknown) {
-        finish(terminate(state.value, 'error', error), () => events.error(error));
-      },
-      complete() {
-        const aborted = cancelled || state.value.stopReason === 'user-requested';
-        finish(terminate(state.value, aborted ? 'cancelled' : 'done'), () => events.complete());
-      },
-    });
-  };
   const release = () => {
     subscribers--;
-    if (subscribers > 0 || finished || !started) return;
-    cancelled = true;
-    disconnect.next();
+    if (subscribers === 0 && started) connection.cancel();
   };
   const events$ = new Observable<AgentEvent>((subscriber) => {
-    if (finished) {
-      if (state.value.phase === 'error') subscriber.error(state.value.error);
+    if (connection.finished) {
+      if (connection.current.phase === 'error') subscriber.error(connection.current.error);
       else subscriber.complete();
       return;
     }
     subscribers++;
     // Registered before connecting: a subscriber may leave while a synchronous run is still
-    // emitting inside connect().
-    subscriber.add(events.subscribe(subscriber));
+    // emitting inside subscribe().
+    subscriber.add(connection.events.subscribe(subscriber));
     subscriber.add(release);
-    connect();
+    if (started) return;
+    started = true;
+    run$.subscribe(connection);
   });
   const state$ = new StateObservable<AgentState>(
     (subscriber) => {
-      if (finished) {
-        subscriber.next(state.value);
+      if (connection.finished) {
+        subscriber.next(connection.current);
         subscriber.complete();
         return;
       }
-      return state.subscribe(subscriber);
+      return connection.state.subscribe(subscriber);
     },
-    () => state.value,
+    () => connection.current,
   );
   return { events$, state$ };
 }
