@@ -5,7 +5,7 @@ import { anthropic } from '@rxagent/anthropic';
 import { runAgent, type ChatModel, type ModelEvent } from '@rxagent/core';
 import { openai } from '@rxagent/openai';
 import { startSseTestServer, type SseTestServer } from '@rxagent/testing';
-import { elapsedMsAsync, medianOf, type MeasureOptions } from './measure.js';
+import { elapsedMsAsync, median, type MeasureOptions } from './measure.js';
 import { anthropicSseBody, openAIChatSseBody } from './models/sse-bodies.js';
 
 const API_KEY = 'sk-bench-not-a-real-key';
@@ -18,6 +18,10 @@ export interface AdapterResult {
   adapterMs: number;
   /** The adapter driven by `runAgent` (one model call, no tools). */
   runAgentMs: number;
+  /** Median of adapter / raw SDK, each pair measured back to back (drift cancels out). */
+  adapterRatio: number;
+  /** Median of runAgent / raw SDK, measured the same way. */
+  runAgentRatio: number;
 }
 
 function check(label: string, seen: number, expected: number): void {
@@ -42,22 +46,35 @@ async function measureThree(
   deltas: number,
   raw: () => Promise<number>,
   model: ChatModel,
-  options?: MeasureOptions,
+  options: MeasureOptions = {},
 ): Promise<AdapterResult> {
-  const timed = (label: string, read: () => Promise<number>) =>
-    medianOf(async () => {
-      let seen = 0;
-      const ms = await elapsedMsAsync(async () => (seen = await read()));
-      check(label, seen, deltas);
-      return ms;
-    }, options);
   const request = { messages: [{ role: 'user' as const, content: 'bench', timestamp: 0 }] };
+  const timed = async (label: string, read: () => Promise<number>) => {
+    let seen = 0;
+    const ms = await elapsedMsAsync(async () => (seen = await read()));
+    check(label, seen, deltas);
+    return ms;
+  };
+  // Rounds of raw SDK, adapter, runAgent back to back: the machine's speed drifts between
+  // rounds, so each round's ratios are taken before the medians.
+  const round = async () => {
+    const rawMs = await timed(`${provider} SDK`, raw);
+    const adapterMs = await timed(`${provider} adapter`, () => countModelDeltas(model.stream(request)));
+    const runMs = await timed(`${provider} runAgent`, () => countRunDeltas(model));
+    return { rawMs, adapterMs, runMs };
+  };
+  const warmupEnd = performance.now() + (options.warmupMs ?? 300);
+  for (let i = 0; i < 200 && (i < (options.warmup ?? 3) || performance.now() < warmupEnd); i++) await round();
+  const rounds = [];
+  for (let i = 0; i < Math.max(1, options.runs ?? 15); i++) rounds.push(await round());
   return {
     provider,
     deltas,
-    rawSdkMs: await timed(`${provider} SDK`, raw),
-    adapterMs: await timed(`${provider} adapter`, () => countModelDeltas(model.stream(request))),
-    runAgentMs: await timed(`${provider} runAgent`, () => countRunDeltas(model)),
+    rawSdkMs: median(rounds.map((r) => r.rawMs)),
+    adapterMs: median(rounds.map((r) => r.adapterMs)),
+    runAgentMs: median(rounds.map((r) => r.runMs)),
+    adapterRatio: median(rounds.map((r) => r.adapterMs / r.rawMs)),
+    runAgentRatio: median(rounds.map((r) => r.runMs / r.rawMs)),
   };
 }
 
