@@ -1,5 +1,6 @@
-import { BehaviorSubject, Observable, Subject, Subscription, type Observer } from 'rxjs';
+import { Observable, Subscription, type Observer } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import { Fanout } from '../util/fanout.js';
 import { initialAgentState, type AgentState } from './agent-state.js';
 import { reduceAgentState } from './reduce-agent-state.js';
 import { StateObservable } from './state-observable.js';
@@ -21,9 +22,9 @@ export interface RunWithState {
  * is still emitting inside its subscribe call.
  */
 class StateConnection extends Subscription implements Observer<AgentEvent> {
-  readonly state: BehaviorSubject<AgentState>;
-  readonly events = new Subject<AgentEvent>();
-  /** The state as of the last event (a field: reading `BehaviorSubject.value` checks more). */
+  readonly states = new Fanout<AgentState>();
+  readonly events = new Fanout<AgentEvent>();
+  /** The state as of the last event (what `state$.value` reads; new `state$` subscribers get it first). */
   current: AgentState;
   finished = false;
   private cancelled = false;
@@ -31,13 +32,12 @@ class StateConnection extends Subscription implements Observer<AgentEvent> {
   constructor(initial: AgentState) {
     super();
     this.current = initial;
-    this.state = new BehaviorSubject(initial);
   }
 
   next(event: AgentEvent): void {
     if (this.finished) return;
     this.current = reduceAgentState(this.current, event);
-    this.state.next(this.current);
+    this.states.next(this.current);
     this.events.next(event);
   }
 
@@ -63,9 +63,9 @@ class StateConnection extends Subscription implements Observer<AgentEvent> {
     this.finished = true;
     this.unsubscribe();
     this.current = next;
-    this.state.next(next);
+    this.states.next(next);
     end();
-    this.state.complete();
+    this.states.complete();
   }
 }
 
@@ -106,7 +106,7 @@ export function withState(
     subscribers++;
     // Registered before connecting: a subscriber may leave while a synchronous run is still
     // emitting inside subscribe().
-    subscriber.add(connection.events.subscribe(subscriber));
+    subscriber.add(connection.events.add(subscriber));
     subscriber.add(release);
     if (started) return;
     started = true;
@@ -119,7 +119,8 @@ export function withState(
         subscriber.complete();
         return;
       }
-      return connection.state.subscribe(subscriber);
+      subscriber.next(connection.current);
+      return connection.states.add(subscriber);
     },
     () => connection.current,
   );
