@@ -6,7 +6,7 @@ import { benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
 import { streamingRows, toolLoopRows } from './targets.js';
-import { benchToolLoop } from './tool-loop-bench.js';
+import { benchToolLoop, perStepGrowth } from './tool-loop-bench.js';
 
 const quick = { runs: 2, warmup: 1, warmupMs: 0 };
 const finitePositive = (value: number) => Number.isFinite(value) && value > 0;
@@ -26,8 +26,12 @@ describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
     for (const r of [short, long]) {
       expect([r.runAgent, r.withState, r.handLoop].every(finitePositive)).toBe(true);
     }
-    const rows = toolLoopRows([short, long]);
-    expect(rows.map((r) => r.name)).toContain('runAgent per-step growth, S = 20 / S = 5');
+    const growth = perStepGrowth(20, 5, { runs: 1, warmup: 0 });
+    expect(finitePositive(growth)).toBe(true);
+    const rows = toolLoopRows([short, long], growth);
+    expect(rows.map((r) => r.name)).toContain(
+      'runAgent per-step growth, S = 20 / S = 5 (back to back, same total steps)',
+    );
   });
 
   it('concurrency memory measures pending runs and finds nothing left after unsubscribing', async () => {

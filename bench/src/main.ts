@@ -8,7 +8,7 @@ import { benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
 import { streamingRows, toolLoopRows } from './targets.js';
-import { benchToolLoop, type ToolLoopResult } from './tool-loop-bench.js';
+import { benchToolLoop, perStepGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -45,8 +45,11 @@ async function main(): Promise<void> {
       await timed(`tool loop, ${steps.toLocaleString('en-US')} steps`, () => benchToolLoop(steps, options)),
     );
   }
-  raw['tool-loop'] = loops;
-  rows.push(...toolLoopRows(loops));
+  const growth = await timed('tool loop growth, 10,000 vs 100 × 100 steps, back to back', () =>
+    Promise.resolve(perStepGrowth(10_000, 100)),
+  );
+  raw['tool-loop'] = { loops, growth };
+  rows.push(...toolLoopRows(loops, growth));
 
   const concurrency = await timed('concurrency memory, 10,000 pending runs', () => benchConcurrency(10_000));
   raw.concurrency = concurrency;

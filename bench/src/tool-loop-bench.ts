@@ -1,5 +1,5 @@
 import { runAgent, withState, type ChatRequest, type Message, type ModelEvent } from '@rxagent/core';
-import { elapsedMs, medianOf, type MeasureOptions } from './measure.js';
+import { elapsedMs, median, medianOf, type MeasureOptions } from './measure.js';
 import { noopParameters, noopTool, toolLoopModel, toolLoopTurn } from './models/tool-loop-model.js';
 
 function checkSteps(label: string, steps: number, expected: number): void {
@@ -25,6 +25,39 @@ export function runAgentMicrosPerStep(steps: number, options?: MeasureOptions): 
     checkSteps('runAgent', made, steps + 1);
     return (ms * 1000) / steps;
   }, options);
+}
+
+/**
+ * Per-step cost of one `longSteps` run over per-step cost of `longSteps / shortSteps` runs of
+ * `shortSteps` (the same number of steps), measured back to back in each round so that the
+ * machine's drift cancels out; the median of the rounds' ratios. About 1 for a linear loop,
+ * about `longSteps / shortSteps` for one that copies the transcript per step.
+ *
+ * @example
+ * const growth = await perStepGrowth(10_000, 100);
+ */
+export function perStepGrowth(longSteps: number, shortSteps: number, options: MeasureOptions = {}): number {
+  const long = toolLoopModel(longSteps);
+  const short = toolLoopModel(shortSteps);
+  const repeats = Math.max(1, Math.round(longSteps / shortSteps));
+  const runOnce = (model: typeof long, steps: number) => {
+    let made = 0;
+    runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
+      if (event.type === 'agent-end') made = event.steps;
+    });
+    checkSteps('runAgent', made, steps + 1);
+  };
+  const round = () => {
+    const longMs = elapsedMs(() => runOnce(long, longSteps));
+    const shortMs = elapsedMs(() => {
+      for (let i = 0; i < repeats; i++) runOnce(short, shortSteps);
+    });
+    return longMs / longSteps / (shortMs / (repeats * shortSteps));
+  };
+  for (let i = 0; i < (options.warmup ?? 2); i++) round();
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.max(1, options.runs ?? 7); i++) ratios.push(round());
+  return median(ratios);
 }
 
 /**
