@@ -1,12 +1,12 @@
 import { asyncScheduler, Subject, Subscription, type Observer, type Subscriber } from 'rxjs';
 import { AgentConfigError, StopGuardEscalationError } from '../errors/agent-errors.js';
-import type { AgentEvent, ToolResult } from '../events/agent-event.js';
-import { toolCalls, toolErrorResult } from '../messages/message-helpers.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { toolErrorResult } from '../messages/message-helpers.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
-import type { AgentMessage, AssistantMessage } from '../messages/types.js';
+import type { AgentMessage } from '../messages/types.js';
 import { attachConfigSources } from '../operators/steer.js';
 import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
-import { abortMarker, CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from './abort-marker.js';
+import { RunWatch } from './run-watch.js';
 import { defaultPipeline } from './default-pipeline.js';
 import type { LoopEvent, TurnContext } from './loop-event.js';
 import { toUserMessage } from './message-queue.js';
@@ -54,9 +54,7 @@ export class RunLoop {
   private draining = false;
   private ended = false;
   // What the loop saw, to close the transcript on an abort.
-  private streaming?: AssistantMessage;
-  // The last assistant message's calls still without a result (made when a message has calls).
-  private awaitingResults?: Map<string, { name: string; started: boolean; result?: ToolResult }>;
+  private readonly watch = new RunWatch();
 
   constructor(
     private readonly config: RunAgentConfig,
@@ -129,45 +127,8 @@ export class RunLoop {
   }
 
   private track(event: AgentEvent): void {
-    switch (event.type) {
-      case 'message-start':
-        if (event.message.role === 'assistant') this.streaming = event.message;
-        return;
-      case 'message-update':
-        this.streaming = event.message;
-        return;
-      case 'retry':
-        this.streaming = undefined;
-        return;
-      case 'message-end': {
-        const message = event.message;
-        this.run.append(message);
-        if (message.role === 'assistant') {
-          this.streaming = undefined;
-          this.awaitingResults?.clear();
-          const calls = toolCalls(message);
-          if (calls.length > 0) {
-            const awaiting = (this.awaitingResults ??= new Map());
-            for (const call of calls) awaiting.set(call.id, { name: call.name, started: false });
-          }
-        } else if (message.role === 'tool') {
-          this.awaitingResults?.delete(message.toolCallId);
-        }
-        return;
-      }
-      case 'tool-start': {
-        const awaiting = this.awaitingResults?.get(event.toolCallId);
-        if (awaiting) awaiting.started = true;
-        return;
-      }
-      case 'tool-end': {
-        const awaiting = this.awaitingResults?.get(event.toolCallId);
-        if (awaiting) awaiting.result = event.result;
-        return;
-      }
-      default:
-        return;
-    }
+    if (event.type === 'message-end') this.run.append(event.message);
+    this.watch.see(event);
   }
 
   private emit(event: AgentEvent): void {
@@ -195,10 +156,11 @@ export class RunLoop {
         ),
       );
     }
-    if (this.awaitingResults && this.awaitingResults.size > 0) {
+    const open = this.watch.openCalls;
+    if (open) {
       // The pipeline has no executeTools: close the calls so the transcript stays valid.
       const now = this.run.scheduler.now();
-      for (const [id, { name }] of [...this.awaitingResults]) {
+      for (const [id, { name }] of [...open]) {
         const message = toolErrorResult(
           { id, name },
           'Tool call was not executed: the pipeline has no executeTools().',
@@ -301,52 +263,9 @@ export class RunLoop {
     if (this.ended) return;
     this.pipelineSub?.unsubscribe();
     this.run.abort('aborted');
-    const run = this.run;
-    const now = run.scheduler.now();
-    const { provider, modelId } = run.model;
-    if (this.streaming) {
-      this.emit({ type: 'message-end', message: closeAbortedMessage(this.streaming) });
-    } else if (this.awaitingResults && this.awaitingResults.size > 0) {
-      const pending = [...this.awaitingResults];
-      for (const [id, entry] of pending) {
-        if (entry.result) continue;
-        const result: ToolResult = {
-          content: [{ type: 'text', text: CANCELLED_TOOL_RESULT_TEXT }],
-          isError: true,
-        };
-        entry.result = result;
-        if (!entry.started)
-          this.emit({ type: 'tool-start', toolCallId: id, toolName: entry.name, args: undefined });
-        this.emit({
-          type: 'tool-end',
-          toolCallId: id,
-          toolName: entry.name,
-          args: undefined,
-          result,
-          isError: true,
-        });
-      }
-      for (const [id, entry] of pending) {
-        const result = entry.result as ToolResult;
-        const message = {
-          role: 'tool' as const,
-          toolCallId: id,
-          toolName: entry.name,
-          content: result.content,
-          isError: result.isError,
-          timestamp: now,
-        };
-        this.emit({ type: 'message-start', message });
-        this.emit({ type: 'message-end', message });
-      }
-      const marker = abortMarker('tool-use', provider, modelId, now);
-      this.emit({ type: 'message-start', message: marker });
-      this.emit({ type: 'message-end', message: marker });
-    } else {
-      const marker = abortMarker('inference', provider, modelId, now);
-      this.emit({ type: 'message-start', message: marker });
-      this.emit({ type: 'message-end', message: marker });
-    }
+    const { provider, modelId } = this.run.model;
+    for (const event of this.watch.closingEvents(provider, modelId, this.run.scheduler.now()))
+      this.emit(event);
     this.end(stopSignal('user-requested', 'The run was aborted.', { source: 'signal' }));
   }
 
