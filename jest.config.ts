@@ -5,6 +5,7 @@ import type { Config } from 'jest';
 // Type checking is done once for the whole tree by `pnpm typecheck`.
 const config: Config = {
   testEnvironment: 'node',
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.cjs'],
   roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/bench'],
   testMatch: ['**/src/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
