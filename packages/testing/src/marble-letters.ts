@@ -14,6 +14,9 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
  * | Z | agent-end | | |
+ *
+ * @example
+ * EVENT_LETTERS['tool-end']; // 'e'
  */
 export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'agent-start': 'A',

@@ -2,15 +2,37 @@ import { Observable } from 'rxjs';
 import type { ChatModel, ChatRequest, ModelEvent } from '@rxagent/core';
 import type { RunHelpers } from 'rxjs/testing';
 
-/** The `cold` helper of `TestScheduler.run`. */
+/**
+ * The `cold` helper of `TestScheduler.run`.
+ *
+ * @example
+ * const modelFor = (cold: ColdHelper) => marbleModel(cold, ['-a-f|'], values);
+ */
 export type ColdHelper = RunHelpers['cold'];
-/** A cold test observable: an Observable with the log of its subscriptions. */
+/**
+ * A cold test observable: an Observable with the log of its subscriptions.
+ *
+ * @example
+ * const first: ColdObservable<ModelEvent> | undefined = model.streams[0];
+ * expect(first?.subscriptions).toEqual([{ subscribedFrame: 0, unsubscribedFrame: 15 }]);
+ */
 export type ColdObservable<T> = ReturnType<ColdHelper> & Observable<T>;
 
-/** One model call: a marble, with its own values and error when needed. */
+/**
+ * One model call: a marble, with its own values and error when needed.
+ *
+ * @example
+ * const calls: MarbleCall[] = ['-a-f|', { marble: '-a-#', error: new RateLimitError('Too many requests') }];
+ */
 export type MarbleCall = string | { marble: string; values?: Record<string, ModelEvent>; error?: unknown };
 
-/** A marble model and what it received. */
+/**
+ * A marble model and what it received.
+ *
+ * @example
+ * const model: MarbleModel = marbleModel(cold, ['-a-f|'], values);
+ * expect(model.requests[0]?.messages).toHaveLength(1);
+ */
 export interface MarbleModel extends ChatModel {
   /** Every request, copied when received. */
   readonly requests: ChatRequest[];

@@ -9,14 +9,24 @@ import {
   type Usage,
 } from '@rxagent/core';
 
-/** One scripted model call: the events it emits, then (optionally) an error instead of the end. */
+/**
+ * One scripted model call: the events it emits, then (optionally) an error instead of the end.
+ *
+ * @example
+ * const turn: ScriptedTurn = { events: [textDelta('Hel')], error: new NetworkError('socket hang up') };
+ */
 export interface ScriptedTurn {
   events: ModelEvent[];
   /** Emitted after `events` instead of completing (e.g. a `RateLimitError`). */
   error?: unknown;
 }
 
-/** Defaults of the messages the builders make. */
+/**
+ * Defaults of the messages the builders make.
+ *
+ * @example
+ * textTurn('Hi', { usage: { inputTokens: 12, outputTokens: 3 }, provider: 'openai', model: 'gpt-4o-mini' });
+ */
 export interface BuilderOptions {
   usage?: Partial<Usage>;
   provider?: string;
@@ -95,7 +105,12 @@ export function textTurn(
   return { events };
 }
 
-/** A tool call to script: `id` defaults to `call_<n>`. */
+/**
+ * A tool call to script: `id` defaults to `call_<n>`.
+ *
+ * @example
+ * const call: ScriptedCall = { name: 'read', argsText: '{"path": "READ' }; // malformed JSON
+ */
 export interface ScriptedCall {
   name: string;
   args?: unknown;

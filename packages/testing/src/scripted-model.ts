@@ -2,10 +2,20 @@ import { asyncScheduler, Observable, type SchedulerLike, type Subscription } fro
 import { ProviderError, type ChatModel, type ChatRequest, type ModelEvent } from '@rxagent/core';
 import type { ScriptedTurn } from './model-builders.js';
 
-/** A turn, or a function that builds it from the request (to react to tool results). */
+/**
+ * A turn, or a function that builds it from the request (to react to tool results).
+ *
+ * @example
+ * const echo: ScriptedTurnInput = (request, call) => textTurn(`Call ${call}: ${request.messages.length} messages`);
+ */
 export type ScriptedTurnInput = ScriptedTurn | ((request: ChatRequest, call: number) => ScriptedTurn);
 
-/** Options of `scriptedModel`. */
+/**
+ * Options of `scriptedModel`.
+ *
+ * @example
+ * scriptedModel([textTurn('Hi')], { latency: { firstMs: 200, perEventMs: 20 }, scheduler: testScheduler });
+ */
 export interface ScriptedModelOptions {
   /** Delay before each event in ms: a number, or first / per-event delays. Default 0 (synchronous). */
   latency?: number | { firstMs: number; perEventMs: number };
@@ -15,7 +25,14 @@ export interface ScriptedModelOptions {
   modelId?: string;
 }
 
-/** A scripted model and what it received. */
+/**
+ * A scripted model and what it received.
+ *
+ * @example
+ * const model: ScriptedModel = scriptedModel([textTurn('Hi')]);
+ * await lastValueFrom(runAgent({ model, prompt: 'Hello' }));
+ * expect(model.calls).toBe(1);
+ */
 export interface ScriptedModel extends ChatModel {
   /** Every request, copied when received. */
   readonly requests: ChatRequest[];

@@ -1,13 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** One Server-Sent Event: `event:` line (optional) and `data:` (objects are JSON-encoded). */
+/**
+ * One Server-Sent Event: `event:` line (optional) and `data:` (objects are JSON-encoded).
+ *
+ * @example
+ * const event: SseEvent = { event: 'message_stop', data: { type: 'message_stop' } };
+ */
 export interface SseEvent {
   event?: string;
   data: unknown;
 }
 
-/** A step of a scripted response body. */
+/**
+ * A step of a scripted response body.
+ *
+ * @example
+ * const steps: SseStep[] = [{ data: { choices: [] } }, { delayMs: 50 }, { raw: ': keep-alive\n\n' }];
+ */
 export type SseStep =
   | SseEvent
   /** Wait before writing what follows. */
@@ -15,7 +25,12 @@ export type SseStep =
   /** Bytes written as they are (malformed chunks, comments, partial lines). */
   | { raw: string | Uint8Array };
 
-/** What the server answers to one request. */
+/**
+ * What the server answers to one request.
+ *
+ * @example
+ * const script: SseScript = { status: 429, headers: { 'retry-after': '2' }, json: { error: { message: 'Slow down' } } };
+ */
 export interface SseScript {
   /** HTTP status (default 200). */
   status?: number;
@@ -30,7 +45,13 @@ export interface SseScript {
   chunkSize?: number;
 }
 
-/** A request the server received. */
+/**
+ * A request the server received.
+ *
+ * @example
+ * const [first]: RecordedRequest[] = server.requests;
+ * expect(first?.body).toMatchObject({ stream: true });
+ */
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -43,7 +64,13 @@ export interface RecordedRequest {
   readonly closedByClient: Promise<void>;
 }
 
-/** A running SSE test server. */
+/**
+ * A running SSE test server.
+ *
+ * @example
+ * const server: SseTestServer = await startSseTestServer(() => ({ events: [{ data: '[DONE]' }] }));
+ * afterAll(() => server.close());
+ */
 export interface SseTestServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;

@@ -16,7 +16,12 @@ import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { parseTranscript } from './import-messages.js';
 
-/** What `new Agent()` takes: a run config without the per-run keys, plus the first transcript. */
+/**
+ * What `new Agent()` takes: a run config without the per-run keys, plus the first transcript.
+ *
+ * @example
+ * const config: AgentConfig = { model, tools: [weather], system: 'Be brief.', messages: savedTranscript };
+ */
 export interface AgentConfig extends Omit<
   RunAgentConfig,
   'prompt' | 'messages' | 'signal' | 'steering$' | 'followUp$' | 'runId'
@@ -27,7 +32,13 @@ export interface AgentConfig extends Omit<
   onError?: (error: unknown, context: string) => void;
 }
 
-/** What a run of the agent produced. */
+/**
+ * What a run of the agent produced.
+ *
+ * @example
+ * const result: AgentRunResult = await agent.prompt('Weather in Paris?');
+ * if (result.reason === 'completed') console.log(assistantText(result.messages.at(-1)));
+ */
 export interface AgentRunResult {
   reason: StopReason;
   signal: StopSignal;
@@ -37,10 +48,21 @@ export interface AgentRunResult {
   steps: number;
 }
 
-/** Called with each event and the state after folding it. */
+/**
+ * Called with each event and the state after folding it.
+ *
+ * @example
+ * const log: AgentListener = (event, state) => console.log(event.type, state.phase);
+ * const unsubscribe = agent.subscribe(log);
+ */
 export type AgentListener = (event: AgentEvent, state: AgentState) => void;
 
-/** How a queued message will be delivered. */
+/**
+ * How a queued message will be delivered.
+ *
+ * @example
+ * const outcome: QueueOutcome = agent.steer('Skip the tests folder.'); // 'steered' while a run is active
+ */
 export type QueueOutcome = 'steered' | 'resumed' | 'queued';
 
 interface ActiveRun {

@@ -14,13 +14,28 @@ export interface CompactionInfo {
   summarized: number;
 }
 
-/** The messages to send for one call, and what was done to get them. */
+/**
+ * The messages to send for one call, and what was done to get them.
+ *
+ * @example
+ * const projection: ContextProjection = {
+ *   messages: kept,
+ *   compaction: { strategy: 'drop-oldest', tokensBefore: 90_000, tokensAfter: 40_000, summarized: 0 },
+ * };
+ */
 export interface ContextProjection {
   messages: readonly Message[];
   compaction?: CompactionInfo;
 }
 
-/** What a context manager knows about the call it prepares. */
+/**
+ * What a context manager knows about the call it prepares.
+ *
+ * @example
+ * const laterTurnsOnly: ContextManager = {
+ *   project: (messages, { step }) => ({ messages: step > 10 ? dropOldTurns(messages, 20) : messages }),
+ * };
+ */
 export interface ContextManagerContext {
   step: number;
   usage: Usage;

@@ -1,6 +1,11 @@
 import { RxAgentError } from './rxagent-error.js';
 
-/** What a provider error carries besides its message. */
+/**
+ * What a provider error carries besides its message.
+ *
+ * @example
+ * throw new ProviderError('Rate limited', { status: 429, provider: 'openai', requestId: 'req_1' });
+ */
 export interface ProviderErrorInit {
   status?: number;
   code?: string;

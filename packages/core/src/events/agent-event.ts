@@ -15,7 +15,7 @@ import type { StopReason, StopSignal } from '../stop/stop-signal.js';
  * What one turn (a model call and its tools) produced.
  *
  * @example
- * const last: StepResult = agentEnd.steps; // count; per-step results come with each turn-end
+ * if (event.type === 'turn-end') console.log(event.step.finishReason, event.step.toolCalls.length);
  */
 export interface StepResult {
   step: number;
@@ -37,7 +37,12 @@ export interface ToolResult {
   isError: boolean;
 }
 
-/** A streamed piece of the assistant message. */
+/**
+ * A streamed piece of the assistant message.
+ *
+ * @example
+ * const delta: MessageDelta = { kind: 'text', text: 'Hel', index: 0 };
+ */
 export interface MessageDelta {
   kind: 'text' | 'thinking' | 'toolcall';
   text: string;
@@ -45,40 +50,75 @@ export interface MessageDelta {
   index: number;
 }
 
-/** The run was subscribed. */
+/**
+ * The run was subscribed.
+ *
+ * @example
+ * const e: AgentStartEvent = { type: 'agent-start', runId: 'r1' };
+ */
 export interface AgentStartEvent {
   type: 'agent-start';
   runId: string;
 }
-/** A model call is about to be made (step is 1-based). */
+/**
+ * A model call is about to be made (step is 1-based).
+ *
+ * @example
+ * const e: TurnStartEvent = { type: 'turn-start', step: 1 };
+ */
 export interface TurnStartEvent {
   type: 'turn-start';
   step: number;
 }
-/** A message enters the transcript (or, for the assistant, starts streaming). */
+/**
+ * A message enters the transcript (or, for the assistant, starts streaming).
+ *
+ * @example
+ * const e: MessageStartEvent = { type: 'message-start', message: userMessage('List the files') };
+ */
 export interface MessageStartEvent {
   type: 'message-start';
   message: AgentMessage;
 }
-/** One streamed delta of the assistant message; `message` is the partial message so far. */
+/**
+ * One streamed delta of the assistant message; `message` is the partial message so far.
+ *
+ * @example
+ * if (event.type === 'message-update' && event.delta.kind === 'text') process.stdout.write(event.delta.text);
+ */
 export interface MessageUpdateEvent {
   type: 'message-update';
   message: AssistantMessage;
   delta: MessageDelta;
 }
-/** A message is complete and part of the transcript. */
+/**
+ * A message is complete and part of the transcript.
+ *
+ * @example
+ * if (event.type === 'message-end' && event.message.role === 'assistant') console.log(event.message.usage);
+ */
 export interface MessageEndEvent {
   type: 'message-end';
   message: AgentMessage;
 }
-/** A tool call starts its pipeline (validation, approval, execution). */
+/**
+ * A tool call starts its pipeline (validation, approval, execution).
+ *
+ * @example
+ * const e: ToolStartEvent = { type: 'tool-start', toolCallId: 'call_1', toolName: 'read', args: { path: 'README.md' } };
+ */
 export interface ToolStartEvent {
   type: 'tool-start';
   toolCallId: string;
   toolName: string;
   args: unknown;
 }
-/** A tool call reports progress, or its preview before approval. */
+/**
+ * A tool call reports progress, or its preview before approval.
+ *
+ * @example
+ * const e: ToolUpdateEvent = { type: 'tool-update', toolCallId: 'call_1', toolName: 'bash', kind: 'progress', progress: 'npm i' };
+ */
 export interface ToolUpdateEvent {
   type: 'tool-update';
   toolCallId: string;
@@ -87,7 +127,15 @@ export interface ToolUpdateEvent {
   progress?: unknown;
   preview?: unknown;
 }
-/** A tool call ended (events in completion order; results enter the transcript in call order). */
+/**
+ * A tool call ended (events in completion order; results enter the transcript in call order).
+ *
+ * @example
+ * const e: ToolEndEvent = {
+ *   type: 'tool-end', toolCallId: 'call_1', toolName: 'read', args: { path: 'README.md' },
+ *   result: { content: [{ type: 'text', text: '# rxagent' }], isError: false }, isError: false,
+ * };
+ */
 export interface ToolEndEvent {
   type: 'tool-end';
   toolCallId: string;
@@ -96,14 +144,28 @@ export interface ToolEndEvent {
   result: ToolResult;
   isError: boolean;
 }
-/** A tool call waits for a person's decision. */
+/**
+ * A tool call waits for a person's decision.
+ *
+ * @example
+ * const e: ApprovalRequestEvent = {
+ *   type: 'approval-request', toolCallId: 'call_1', toolName: 'bash', args: { command: 'ls' },
+ * };
+ */
 export interface ApprovalRequestEvent {
   type: 'approval-request';
   toolCallId: string;
   toolName: string;
   args: unknown;
 }
-/** A tool call was approved or rejected. */
+/**
+ * A tool call was approved or rejected.
+ *
+ * @example
+ * const e: ApprovalEndEvent = {
+ *   type: 'approval-end', toolCallId: 'call_1', toolName: 'bash', approved: false, reason: 'Not now',
+ * };
+ */
 export interface ApprovalEndEvent {
   type: 'approval-end';
   toolCallId: string;
@@ -111,19 +173,38 @@ export interface ApprovalEndEvent {
   approved: boolean;
   reason?: string;
 }
-/** A model call and its tools are done. */
+/**
+ * A model call and its tools are done.
+ *
+ * @example
+ * if (event.type === 'turn-end') console.log(event.step.step, event.step.finishReason, event.step.usage.totalTokens);
+ */
 export interface TurnEndEvent {
   type: 'turn-end';
   step: StepResult;
 }
-/** A failed model call will be retried after `delayMs`; the partial message is discarded. */
+/**
+ * A failed model call will be retried after `delayMs`; the partial message is discarded.
+ *
+ * @example
+ * const e: RetryEvent = {
+ *   type: 'retry', attempt: 1, delayMs: 2000, error: { name: 'RateLimitError', message: 'Too many requests', status: 429 },
+ * };
+ */
 export interface RetryEvent {
   type: 'retry';
   attempt: number;
   delayMs: number;
   error: SerializedError;
 }
-/** The context was rewritten before a model call. */
+/**
+ * The context was rewritten before a model call.
+ *
+ * @example
+ * const e: CompactionEvent = {
+ *   type: 'compaction', strategy: 'full-summary', tokensBefore: 180_000, tokensAfter: 20_000, summarized: 42,
+ * };
+ */
 export interface CompactionEvent {
   type: 'compaction';
   strategy: string;
@@ -131,12 +212,22 @@ export interface CompactionEvent {
   tokensAfter: number;
   summarized: number;
 }
-/** Something was ignored or recovered (a predicate threw, the transcript was repaired…). */
+/**
+ * Something was ignored or recovered (a predicate threw, the transcript was repaired…).
+ *
+ * @example
+ * const e: WarningEvent = { type: 'warning', message: 'Repaired the transcript: 1 missing tool result' };
+ */
 export interface WarningEvent {
   type: 'warning';
   message: string;
 }
-/** The loop stopped by itself. `messages` are those this run appended. */
+/**
+ * The loop stopped by itself. `messages` are those this run appended.
+ *
+ * @example
+ * if (event.type === 'agent-end') console.log(event.reason, event.steps, event.usage.totalTokens);
+ */
 export interface AgentEndEvent {
   type: 'agent-end';
   reason: StopReason;
@@ -172,5 +263,10 @@ export type AgentEvent =
   | WarningEvent
   | AgentEndEvent;
 
-/** The `type` tags of `AgentEvent`. */
+/**
+ * The `type` tags of `AgentEvent`.
+ *
+ * @example
+ * const shown: AgentEventType[] = ['message-update', 'tool-start', 'tool-end'];
+ */
 export type AgentEventType = AgentEvent['type'];

@@ -1,11 +1,26 @@
 import type { AssistantMessage, ToolCallPart } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 
-/** The abort marker the model reads after a run was interrupted while it was answering. */
+/**
+ * The abort marker the model reads after a run was interrupted while it was answering.
+ *
+ * @example
+ * assistantText(abortMarker('inference', 'openai', 'gpt-4o-mini', 0)); // ABORT_MARKER_TEXT
+ */
 export const ABORT_MARKER_TEXT = '[Request interrupted by user]';
-/** The abort marker after an interruption while tools were running. */
+/**
+ * The abort marker after an interruption while tools were running.
+ *
+ * @example
+ * assistantText(abortMarker('tool-use', 'openai', 'gpt-4o-mini', 0)); // ABORT_MARKER_TOOL_USE_TEXT
+ */
 export const ABORT_MARKER_TOOL_USE_TEXT = '[Request interrupted by user for tool use]';
-/** The result given to a tool call that was cut off by an abort or never ran. */
+/**
+ * The result given to a tool call that was cut off by an abort or never ran.
+ *
+ * @example
+ * const cancelled = messages.filter((m) => m.role === 'tool' && contentText(m) === CANCELLED_TOOL_RESULT_TEXT);
+ */
 export const CANCELLED_TOOL_RESULT_TEXT = 'Tool call was cancelled.';
 
 /**

@@ -19,6 +19,10 @@ import type { RunAgentConfig } from './run-config.js';
  * What the operators of one run share. Read it from the `run-context` item (first in the
  * stream) or from `turn.run`. The transcript is append-only and written by the loop from
  * `message-end` events, so operators add messages by emitting them.
+ *
+ * @example
+ * const logRun = (): LoopOperator =>
+ *   turnOperator((_turn, io) => io.done(), (run) => console.log(run.runId, run.tools.size, run.messages.length));
  */
 export interface RunContext {
   readonly runId: string;
@@ -49,6 +53,12 @@ export interface RunContext {
 /**
  * One turn as it travels through the pipeline: each operator reads and fills it, then passes
  * it on. The loop reads it when it comes out to decide what happens next.
+ *
+ * @example
+ * const noEmptyAnswers = (): LoopOperator => turnOperator((turn, io) => {
+ *   if (turn.assistant?.stopReason === 'stop' && !assistantText(turn.assistant)) turn.next.push(userMessage('Answer?'));
+ *   io.done();
+ * });
  */
 export interface TurnContext {
   readonly run: RunContext;
@@ -67,13 +77,23 @@ export interface TurnContext {
   readonly next: UserMessage[];
 }
 
-/** The first item of a run's stream: its shared context. Never leaves `runAgent`. */
+/**
+ * The first item of a run's stream: its shared context. Never leaves `runAgent`.
+ *
+ * @example
+ * if (item.type === 'run-context') console.log('run', item.run.runId, 'started at', item.run.startedAt);
+ */
 export interface RunContextItem {
   readonly type: 'run-context';
   readonly run: RunContext;
 }
 
-/** A turn travelling through the pipeline. Never leaves `runAgent`. */
+/**
+ * A turn travelling through the pipeline. Never leaves `runAgent`.
+ *
+ * @example
+ * if (item.type === 'turn-context') console.log('step', item.turn.step, item.turn.assistant?.stopReason);
+ */
 export interface TurnContextItem {
   readonly type: 'turn-context';
   readonly turn: TurnContext;
@@ -82,6 +102,9 @@ export interface TurnContextItem {
 /**
  * What flows through a run's pipeline: the public events, plus control items that carry the
  * run's and the turn's context between operators (and never reach subscribers).
+ *
+ * @example
+ * const pipeline = (turn$: Observable<LoopEvent>) => turn$.pipe(llmStep(), executeTools(), stopWhen(stepCountIs(3)));
  */
 export type LoopEvent = AgentEvent | RunContextItem | TurnContextItem;
 

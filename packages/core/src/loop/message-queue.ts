@@ -1,7 +1,12 @@
 import { Subject, type Observable } from 'rxjs';
 import type { UserMessage } from '../messages/types.js';
 
-/** A message given as text or as a user message. */
+/**
+ * A message given as text or as a user message.
+ *
+ * @example
+ * const inputs: UserInput[] = ['Also check the tests', userMessage([{ type: 'text', text: 'And the docs' }])];
+ */
 export type UserInput = string | UserMessage;
 
 /**

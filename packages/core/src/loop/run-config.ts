@@ -8,7 +8,12 @@ import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js'
 import type { LoopEvent } from './loop-event.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 
-/** Backoff between retries of a failed model call. */
+/**
+ * Backoff between retries of a failed model call.
+ *
+ * @example
+ * runAgent({ model, prompt, maxRetries: 5, retryBackoff: { initialDelayMs: 500, maxDelayMs: 10_000, jitter: 0 } });
+ */
 export interface RetryBackoff {
   /** First delay (doubles each attempt). Default 1000 ms. */
   initialDelayMs?: number;
@@ -38,7 +43,12 @@ export const MODEL_CALL_OPTIONS = [
   'providerOptions',
 ] as const;
 
-/** Request options passed on to every model call of the run (see `ChatRequest`). */
+/**
+ * Request options passed on to every model call of the run (see `ChatRequest`).
+ *
+ * @example
+ * const options: ModelCallOptions = { maxTokens: 1024, temperature: 0, thinking: 'low', toolChoice: 'auto' };
+ */
 export type ModelCallOptions = Pick<ChatRequest, (typeof MODEL_CALL_OPTIONS)[number]>;
 
 /**

@@ -1,7 +1,13 @@
 import { toolErrorResult } from './message-helpers.js';
 import type { AgentMessage, AssistantMessage, ToolCallPart, ToolResultMessage } from './types.js';
 
-/** Text of the synthetic result given to a tool call that never got one. */
+/**
+ * Text of the synthetic result given to a tool call that never got one.
+ *
+ * @example
+ * const { messages: repaired } = repairMessageSequence(messages);
+ * // each unanswered tool call is now followed by an error result with MISSING_TOOL_RESULT_TEXT
+ */
 export const MISSING_TOOL_RESULT_TEXT = 'Tool result missing (conversation was truncated or interrupted).';
 
 /**

@@ -1,4 +1,9 @@
-/** Why a model stopped producing its message. */
+/**
+ * Why a model stopped producing its message.
+ *
+ * @example
+ * const reason: FinishReason = 'tool-calls';
+ */
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'aborted';
 
 /**
@@ -124,7 +129,12 @@ export interface ToolResultMessage {
   timestamp: number;
 }
 
-/** A message a provider understands. */
+/**
+ * A message a provider understands.
+ *
+ * @example
+ * const messages: Message[] = [{ role: 'user', content: 'List the files', timestamp: 0 }];
+ */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
 
 /**
@@ -141,5 +151,13 @@ export interface CustomMessage {
   timestamp: number;
 }
 
-/** Anything a transcript may hold. */
+/**
+ * Anything a transcript may hold.
+ *
+ * @example
+ * const transcript: AgentMessage[] = [
+ *   { role: 'user', content: 'Hi', timestamp: 0 },
+ *   { role: 'custom', customType: 'ui-note', content: { text: 'Saved' }, timestamp: 1 },
+ * ];
+ */
 export type AgentMessage = Message | CustomMessage;

@@ -2,7 +2,12 @@ import type { Observable } from 'rxjs';
 import type { Message } from '../messages/types.js';
 import type { ModelEvent } from './model-event.js';
 
-/** A JSON Schema object, as sent to providers. */
+/**
+ * A JSON Schema object, as sent to providers.
+ *
+ * @example
+ * const schema: JSONSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+ */
 export type JSONSchema = Record<string, unknown>;
 
 /**
@@ -22,7 +27,12 @@ export interface ToolSpec {
 /** How the model may use tools. @example const choice: ToolChoice = { type: 'tool', name: 'finish' }; */
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
 
-/** How hard the model should think (OpenAI reasoning effort, Anthropic thinking budget). */
+/**
+ * How hard the model should think (OpenAI reasoning effort, Anthropic thinking budget).
+ *
+ * @example
+ * model.stream({ messages, thinking: 'high' });
+ */
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
 
 /**
@@ -36,7 +46,12 @@ export type ResponseFormat =
   | { type: 'json' }
   | { type: 'json-schema'; name: string; schema: JSONSchema; strict?: boolean };
 
-/** A block of the system prompt; `cache` marks a prompt-cache breakpoint (Anthropic). */
+/**
+ * A block of the system prompt; `cache` marks a prompt-cache breakpoint (Anthropic).
+ *
+ * @example
+ * const system: SystemBlock[] = [{ type: 'text', text: instructions, cache: true }, { type: 'text', text: 'Be brief.' }];
+ */
 export interface SystemBlock {
   type: 'text';
   text: string;

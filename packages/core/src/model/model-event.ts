@@ -21,5 +21,10 @@ export type ModelEvent =
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason; message: AssistantMessage };
 
-/** The `type` tags of `ModelEvent`. */
+/**
+ * The `type` tags of `ModelEvent`.
+ *
+ * @example
+ * const isDelta = (type: ModelEventType) => type === 'text-delta' || type === 'thinking-delta';
+ */
 export type ModelEventType = ModelEvent['type'];

@@ -1,7 +1,12 @@
 import { InvalidModelEventError } from '../errors/agent-errors.js';
 import type { AssistantMessage } from '../messages/types.js';
 
-/** What the model reads after it stopped on its output limit (agentcore's wording). */
+/**
+ * What the model reads after it stopped on its output limit (agentcore's wording).
+ *
+ * @example
+ * expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'user', content: LENGTH_RECOVERY_TEXT });
+ */
 export const LENGTH_RECOVERY_TEXT =
   'Output token limit hit. Resume directly - no apology, no recap of what you were doing. ' +
   'Pick up mid-thought if that is where the cut happened. Break remaining work into smaller pieces.';

@@ -10,7 +10,12 @@ export {
   SKIPPED_FOR_STOP_TEXT,
 } from './tool-batch.js';
 
-/** Options of `executeTools`; each defaults to the run's config. */
+/**
+ * Options of `executeTools`; each defaults to the run's config.
+ *
+ * @example
+ * executeTools({ concurrency: 2, timeoutMs: 5000, approvalRequired: ['bash'], approver });
+ */
 export interface ExecuteToolsOptions {
   /** Calls running at once (default 8). */
   concurrency?: number;

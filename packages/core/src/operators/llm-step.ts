@@ -4,7 +4,12 @@ import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { LlmTurn } from './llm-turn.js';
 import { turnOperator } from './turn-operator.js';
 
-/** Options of `llmStep`; each defaults to the run's config. */
+/**
+ * Options of `llmStep`; each defaults to the run's config.
+ *
+ * @example
+ * llmStep(undefined, { maxRetries: 1, retryBackoff: { initialDelayMs: 250 }, request: { temperature: 0 } });
+ */
 export interface LlmStepOptions {
   maxRetries?: number;
   retryBackoff?: RetryBackoff;

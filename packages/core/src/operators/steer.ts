@@ -3,7 +3,12 @@ import { MessageQueue, type UserInput } from '../loop/message-queue.js';
 import type { LoopOperator, RunContext } from '../loop/loop-event.js';
 import { turnOperator } from './turn-operator.js';
 
-/** Options of `steer`. */
+/**
+ * Options of `steer`.
+ *
+ * @example
+ * steer(userInput$, { mode: 'after-turn' });
+ */
 export interface SteerOptions {
   /** `'interrupt'` (default): after the running tool, calls not started are skipped and
    * `interrupt: 'cancel'` tools aborted. `'after-turn'`: delivered after the whole batch. */

@@ -13,11 +13,26 @@ import { LazyAbortController } from '../util/lazy-abort.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 import type { TurnIO } from './turn-operator.js';
 
-/** Result text of calls not started because a steering message arrived (agentcore's wording). */
+/**
+ * Result text of calls not started because a steering message arrived (agentcore's wording).
+ *
+ * @example
+ * const skipped = messages.filter((m) => m.role === 'tool' && contentText(m) === SKIPPED_FOR_STEERING_TEXT);
+ */
 export const SKIPPED_FOR_STEERING_TEXT = 'Skipped due to queued user message.';
-/** Result text of calls not started because a tool threw `AgentStop`. */
+/**
+ * Result text of calls not started because a tool threw `AgentStop`.
+ *
+ * @example
+ * expect(contentText(toolResult)).toBe(SKIPPED_FOR_STOP_TEXT);
+ */
 export const SKIPPED_FOR_STOP_TEXT = 'Skipped because a tool stopped the run.';
-/** Result text of an interruptible call cancelled by a steering message. */
+/**
+ * Result text of an interruptible call cancelled by a steering message.
+ *
+ * @example
+ * expect(contentText(toolResult)).toBe(CANCELLED_FOR_STEERING_TEXT); // an `interrupt: 'cancel'` tool
+ */
 export const CANCELLED_FOR_STEERING_TEXT = 'Tool call was cancelled: a user message arrived.';
 
 /** One call of the batch; the sink its `ToolCallRun` reports to. */

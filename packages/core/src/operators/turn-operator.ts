@@ -7,7 +7,15 @@ import type {
   TurnContextItem,
 } from '../loop/loop-event.js';
 
-/** How a turn handler talks back: emit events, then `done()` (passes the turn on) or `fail()`. */
+/**
+ * How a turn handler talks back: emit events, then `done()` (passes the turn on) or `fail()`.
+ *
+ * @example
+ * turnOperator((turn, io) => {
+ *   io.emit({ type: 'warning', message: `step ${turn.step}` });
+ *   io.done();
+ * });
+ */
 export interface TurnIO {
   emit(event: LoopEvent): void;
   done(): void;

@@ -1,7 +1,12 @@
 import { asyncScheduler, defer, tap, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 
-/** One recorded event and when it came, in ms since the recording started. */
+/**
+ * One recorded event and when it came, in ms since the recording started.
+ *
+ * @example
+ * const entry: RecordedEvent = { at: 120, event: { type: 'turn-start', step: 1 } };
+ */
 export interface RecordedEvent {
   at: number;
   event: AgentEvent;

@@ -4,7 +4,12 @@ import { initialAgentState, type AgentState } from '../state/agent-state.js';
 import { reduceAgentState } from '../state/reduce-agent-state.js';
 import type { RecordedEvent } from './record-run.js';
 
-/** Options of `replayRun`. */
+/**
+ * Options of `replayRun`.
+ *
+ * @example
+ * replayRun(log, { speed: Infinity }).subscribe(render);
+ */
 export interface ReplayOptions {
   /** 1 replays at the recorded pace, 2 twice as fast, `Infinity` at once. Default 1. */
   speed?: number;

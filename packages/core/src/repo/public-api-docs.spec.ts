@@ -32,9 +32,8 @@ function undocumented(entry: string): { missingDoc: string[]; missingExample: st
     const docs = ts.getJSDocCommentsAndTags(declaration);
     const text = docs.map((d) => d.getText()).join('\n');
     if (!text.trim()) missingDoc.push(exported.name);
-    // Values (functions, classes, constants) show how they are used; types may just describe.
-    const isValue = (symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class)) !== 0;
-    if (isValue && !text.includes('@example')) missingExample.push(exported.name);
+    // Every export (functions, classes, constants, types) shows how it is used.
+    if (!text.includes('@example')) missingExample.push(exported.name);
   }
   return { missingDoc, missingExample };
 }
@@ -46,7 +45,7 @@ describe.each(packages)('@rxagent/%s public API', (name) => {
     expect(result.missingDoc).toEqual([]);
   });
 
-  it('has an @example on every exported function and class', () => {
+  it('has an @example on every export', () => {
     expect(result.missingExample).toEqual([]);
   });
 });

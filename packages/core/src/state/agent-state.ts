@@ -7,6 +7,9 @@ import type { StopReason, StopSignal } from '../stop/stop-signal.js';
 /**
  * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and
  * `error` are terminal and written by whoever owns the subscription (first one wins).
+ *
+ * @example
+ * state$.pipe(selectPhase()).subscribe((phase: Phase) => statusBar.set(phase === 'llm-in-flight' ? 'thinking…' : phase));
  */
 export type Phase =
   'starting' | 'llm-in-flight' | 'step-finished' | 'tool-executing' | 'idle' | 'done' | 'cancelled' | 'error';
@@ -21,7 +24,12 @@ export function isTerminal(phase: Phase): boolean {
   return phase === 'done' || phase === 'cancelled' || phase === 'error';
 }
 
-/** A tool call between its `tool-start` and `tool-end`. */
+/**
+ * A tool call between its `tool-start` and `tool-end`.
+ *
+ * @example
+ * const tool: ActiveTool = { toolCallId: 'call_1', toolName: 'bash', args: { command: 'npm test' }, progress: 'PASS a.spec.ts' };
+ */
 export interface ActiveTool {
   toolCallId: string;
   toolName: string;
@@ -30,7 +38,12 @@ export interface ActiveTool {
   progress?: unknown;
 }
 
-/** A tool call waiting for a person (between `approval-request` and `approval-end`). */
+/**
+ * A tool call waiting for a person (between `approval-request` and `approval-end`).
+ *
+ * @example
+ * state$.subscribe((s) => s.pendingApprovals.forEach((p: PendingApproval) => ask(p.toolName, p.args)));
+ */
 export interface PendingApproval {
   toolCallId: string;
   toolName: string;

@@ -6,7 +6,14 @@ import { reduceAgentState } from './reduce-agent-state.js';
 import { StateObservable } from './state-observable.js';
 import { terminate } from './terminate.js';
 
-/** A run with its state. */
+/**
+ * A run with its state.
+ *
+ * @example
+ * const { events$, state$ }: RunWithState = withState(runAgent(config));
+ * state$.subscribe((s) => render(s.phase));
+ * events$.subscribe();
+ */
 export interface RunWithState {
   /** The run's events; the first subscription starts the run, later ones share it. */
   events$: Observable<AgentEvent>;

@@ -45,6 +45,9 @@ export interface StopGuardContext {
 /**
  * A stop guard's verdict: `undefined` (or `{}`) allows the stop, `inject` adds a user message
  * and goes on, `escalate` fails the run with `StopGuardEscalationError`.
+ *
+ * @example
+ * const decision: StopGuardDecision = { escalate: true, reason: 'no answer after 3 reminders' };
  */
 export interface StopGuardDecision {
   inject?: string;

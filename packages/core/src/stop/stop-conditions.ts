@@ -57,7 +57,12 @@ export function tokenBudget(maxTokens: number, count: 'total' | 'input' | 'outpu
   };
 }
 
-/** Prices in US dollars per million tokens. */
+/**
+ * Prices in US dollars per million tokens.
+ *
+ * @example
+ * const prices: TokenPrices = { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3 };
+ */
 export interface TokenPrices {
   inputPerMillion: number;
   outputPerMillion: number;

@@ -4,6 +4,9 @@
  * `time-limit` · `finish-reason` · `stop-requested` (a tool threw `AgentStop`) ·
  * `predicate` (a stopWhen predicate) · `rejected` (every tool call of a turn was rejected) ·
  * `user-requested` (aborted).
+ *
+ * @example
+ * if (event.type === 'agent-end' && event.reason === 'steps-limit') console.warn('Ran out of steps');
  */
 export type StopReason =
   | 'completed'

@@ -15,7 +15,12 @@ export interface ApprovalRequest {
   args: unknown;
 }
 
-/** A decision: `true` / `false`, or with a reason the model reads when rejected. */
+/**
+ * A decision: `true` / `false`, or with a reason the model reads when rejected.
+ *
+ * @example
+ * const decision: ApprovalDecision = { approved: false, reason: 'Use the read tool instead.' };
+ */
 export type ApprovalDecision = boolean | { approved: boolean; reason?: string };
 
 /**
@@ -32,7 +37,12 @@ export type Approver = (
   request: ApprovalRequest,
 ) => ApprovalDecision | PromiseLike<ApprovalDecision> | Observable<ApprovalDecision>;
 
-/** A gate's verdict; `undefined` allows. */
+/**
+ * A gate's verdict; `undefined` allows.
+ *
+ * @example
+ * const decision: GateDecision = { allowed: false, reason: 'Writes outside the workspace are not allowed.' };
+ */
 export interface GateDecision {
   allowed: boolean;
   reason?: string;

@@ -5,6 +5,9 @@ import type { JSONSchema } from '../model/chat-model.js';
 
 /**
  * Tool parameters given as plain JSON Schema, validated with ajv. Build with `jsonSchema()`.
+ *
+ * @example
+ * const params: JsonSchemaParameters<{ query: string }> = jsonSchema({ type: 'object', required: ['query'] });
  */
 export interface JsonSchemaParameters<T = unknown> {
   readonly kind: 'json-schema';
@@ -13,10 +16,21 @@ export interface JsonSchemaParameters<T = unknown> {
   readonly __args?: T;
 }
 
-/** A zod schema or a `jsonSchema()` wrapper. */
+/**
+ * A zod schema or a `jsonSchema()` wrapper.
+ *
+ * @example
+ * const params: ToolParameters<{ city: string }> = z.object({ city: z.string() });
+ */
 export type ToolParameters<T = unknown> = z.ZodType<T> | JsonSchemaParameters<T>;
 
-/** The arguments type a `ToolParameters` describes. */
+/**
+ * The arguments type a `ToolParameters` describes.
+ *
+ * @example
+ * const parameters = z.object({ city: z.string() });
+ * type Args = InferToolArgs<typeof parameters>; // { city: string }
+ */
 export type InferToolArgs<P> =
   P extends z.ZodType<infer O> ? O : P extends JsonSchemaParameters<infer T> ? T : unknown;
 
@@ -41,7 +55,12 @@ export interface ToolContext {
   scheduler: SchedulerLike;
 }
 
-/** Content a tool may return instead of a plain value: text and images. */
+/**
+ * Content a tool may return instead of a plain value: text and images.
+ *
+ * @example
+ * const out: RichToolOutput = { content: [{ type: 'image', data: pngBase64, mimeType: 'image/png' }] };
+ */
 export interface RichToolOutput {
   content: (TextPart | ImagePart)[];
   isError?: boolean;
@@ -88,10 +107,23 @@ export interface Tool<TArgs = unknown, TResult = unknown> {
   toModelOutput?(result: TResult): string | RichToolOutput;
 }
 
-/** Anything that can be in a tool list. */
+/**
+ * Anything that can be in a tool list.
+ *
+ * @example
+ * const tools: AnyTool[] = [weather, add];
+ */
 export type AnyTool = Tool<unknown, unknown>;
 
-/** The definition passed to `tool()`. */
+/**
+ * The definition passed to `tool()`.
+ *
+ * @example
+ * const parameters = z.object({ a: z.number(), b: z.number() });
+ * const def: ToolDefinition<typeof parameters, number> = {
+ *   name: 'add', description: 'Add two numbers', parameters, execute: ({ a, b }) => a + b,
+ * };
+ */
 export type ToolDefinition<P extends ToolParameters<unknown>, R> = Omit<
   Tool<InferToolArgs<P>, R>,
   'parameters'

@@ -5,7 +5,12 @@ import type { JSONSchema, ToolSpec } from '../model/chat-model.js';
 import { clip } from '../util/clip.js';
 import { isJsonSchemaParameters, type AnyTool, type ToolParameters } from './tool.js';
 
-/** One argument problem: where (`path`, '' for the root) and what. */
+/**
+ * One argument problem: where (`path`, '' for the root) and what.
+ *
+ * @example
+ * const issue: ArgumentIssue = { path: 'options.depth', message: 'Invalid input: expected number, received string' };
+ */
 export interface ArgumentIssue {
   path: string;
   message: string;
