@@ -10,6 +10,7 @@ const config: Config = {
   testMatch: ['**/src/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: {
+    '^@rxagent/core/provider$': '<rootDir>/packages/core/src/provider.ts',
     '^@rxagent/(core|testing|openai|anthropic|tools)$': '<rootDir>/packages/$1/src/index.ts',
     '^@rxagent/dashboard$': '<rootDir>/apps/dashboard/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -1,5 +1,6 @@
 import { Observable, type Subscription } from 'rxjs';
 import { runAgent } from '@rxagent/core';
+import { baselineLoop } from './baseline-loop.js';
 import { activeResources, settledHeapBytes } from './heap.js';
 import { median } from './measure.js';
 import { neverModel } from './models/never-model.js';
@@ -11,6 +12,14 @@ export interface ConcurrencyResult {
   bytesPerRun: number;
   /** Baseline: heap per pending subscription of a bare never-emitting Observable, bytes. */
   baselineBytesPerSubscription: number;
+  /** Baseline: heap per pending `baselineLoop` run on the same model (median), bytes. */
+  baselineLoopBytesPerRun: number;
+  /** Median of the rounds' runAgent / baseline-loop heap per pending run. */
+  vsBaselineLoop: number;
+  /** Heap above the starting heap after unsubscribing every baseline-loop run (median), bytes. */
+  baselineLoopRetainedBytes: number;
+  /** Baseline-loop model streams still subscribed after unsubscribing (should be 0). */
+  baselineLoopStreamsAfter: number;
   /** Heap above the starting heap after unsubscribing everything (median), bytes. */
   retainedBytes: number;
   /** Model streams still subscribed while the runs are pending (should be `runs`). */
@@ -56,7 +65,8 @@ const never$ = new Observable<never>(() => () => undefined);
 /**
  * Starts `runs` concurrent `runAgent` runs on a model that never answers, measures the heap
  * per pending run after full GCs, unsubscribes all, and checks that the heap, the model's
- * streams and the process's timers and handles are back to where they started.
+ * streams and the process's timers and handles are back to where they started. Each round
+ * measures the same for a bare subscription and for `baselineLoop` runs first.
  *
  * @example
  * const { bytesPerRun, retainedBytes } = await benchConcurrency(10_000);
@@ -68,14 +78,19 @@ export async function benchConcurrency(
   const rounds = Math.max(1, options.rounds ?? 5);
   const gcRounds = options.gcRounds ?? 4;
   const model = neverModel();
+  const loopModel = neverModel();
   const resourcesBefore = resourceCount();
   const perRun: number[] = [];
   const retained: number[] = [];
   const baseline: number[] = [];
+  const loopPerRun: number[] = [];
+  const loopRetained: number[] = [];
+  const ratios: number[] = [];
   let liveWhilePending = 0;
   for (let round = 0; round < (options.warmup ?? 1) + rounds; round++) {
     const measured = round >= (options.warmup ?? 1);
     const bare = await heapPer(runs, gcRounds, () => never$.subscribe());
+    const loop = await heapPer(runs, gcRounds, () => baselineLoop({ model: loopModel, prompt: 'hi' }).subscribe());
     const agent = await heapPer(runs, gcRounds, () => {
       const sub = runAgent({ model, prompt: 'hi' }).subscribe();
       liveWhilePending = Math.max(liveWhilePending, model.live);
@@ -83,6 +98,9 @@ export async function benchConcurrency(
     });
     if (!measured) continue;
     baseline.push(bare.per);
+    loopPerRun.push(loop.per);
+    loopRetained.push(loop.retained);
+    ratios.push(agent.per / loop.per);
     perRun.push(agent.per);
     retained.push(agent.retained);
   }
@@ -90,6 +108,10 @@ export async function benchConcurrency(
     runs,
     bytesPerRun: median(perRun),
     baselineBytesPerSubscription: median(baseline),
+    baselineLoopBytesPerRun: median(loopPerRun),
+    vsBaselineLoop: median(ratios),
+    baselineLoopRetainedBytes: median(loopRetained),
+    baselineLoopStreamsAfter: loopModel.live,
     retainedBytes: median(retained),
     liveStreamsWhilePending: liveWhilePending,
     liveStreamsAfter: model.live,

@@ -3,8 +3,8 @@ import { formatValue, type Row } from './report.js';
 import { TARGETS } from './targets.js';
 
 /**
- * The concurrency-memory rows: heap per pending run against a bare subscription, and the
- * leak check after unsubscribing.
+ * The concurrency-memory rows: heap per pending run against the baseline loop's and a bare
+ * subscription, and the leak checks after unsubscribing.
  *
  * @example
  * rows.push(...concurrencyRows(await benchConcurrency(10_000)));
@@ -12,6 +12,24 @@ import { TARGETS } from './targets.js';
 export function concurrencyRows(r: ConcurrencyResult): Row[] {
   const section = `Concurrency memory, ${r.runs.toLocaleString('en-US')} pending runAgent runs`;
   return [
+    {
+      section,
+      name: 'baseline: baseline loop, heap per pending run',
+      value: r.baselineLoopBytesPerRun,
+      unit: 'bytes',
+      baseline: `bare subscription ${formatValue(r.baselineBytesPerSubscription, 'bytes')}`,
+      ratio: r.baselineLoopBytesPerRun / Math.max(1, r.baselineBytesPerSubscription),
+    },
+    {
+      section,
+      name: 'heap per pending run vs the baseline loop',
+      value: r.bytesPerRun,
+      unit: 'bytes',
+      baseline: `baseline loop ${formatValue(r.baselineLoopBytesPerRun, 'bytes')}`,
+      ratio: r.vsBaselineLoop,
+      target: `≤ ${TARGETS.pendingRunVsBaselineLoop}× baseline loop`,
+      met: r.vsBaselineLoop <= TARGETS.pendingRunVsBaselineLoop,
+    },
     {
       section,
       name: 'heap per pending run',
@@ -29,6 +47,14 @@ export function concurrencyRows(r: ConcurrencyResult): Row[] {
       unit: 'bytes',
       target: `≤ ${TARGETS.retainedBytesPerRun} B/run (noise)`,
       met: r.retainedBytes / r.runs <= TARGETS.retainedBytesPerRun,
+    },
+    {
+      section,
+      name: 'baseline loop: heap retained after unsubscribing all',
+      value: r.baselineLoopRetainedBytes,
+      unit: 'bytes',
+      target: `≤ ${TARGETS.retainedBytesPerRun} B/run (noise)`,
+      met: r.baselineLoopRetainedBytes / r.runs <= TARGETS.retainedBytesPerRun,
     },
     {
       section,

@@ -4,11 +4,11 @@ import { benchAnthropicAdapter, benchOpenAIAdapter } from './adapter-bench.js';
 import { benchConcurrency } from './concurrency-bench.js';
 import { formatMachineInfo, machineInfo } from './machine-info.js';
 import { formatTable, missedTargets, type Row } from './report.js';
-import { benchStreaming } from './streaming-bench.js';
+import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
-import { streamingRows, toolLoopRows } from './targets.js';
-import { benchToolLoop, perStepGrowth, type ToolLoopResult } from './tool-loop-bench.js';
+import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
+import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -19,46 +19,80 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/** The benchmarks, by the name that runs one alone (`node --expose-gc bench/dist/main.js tool-loop`). */
+const BENCHMARKS = {
+  streaming: async (rows: Row[], raw: Record<string, unknown>) => {
+    for (const deltas of [10_000, 100_000]) {
+      const n = deltas.toLocaleString('en-US');
+      const result = await timed(`streaming ${n} deltas, synchronous source`, () => benchStreaming(deltas));
+      raw[`streaming-${deltas}`] = result;
+      rows.push(...streamingRows(result));
+    }
+  },
+  'async-streaming': async (rows: Row[], raw: Record<string, unknown>) => {
+    for (const deltas of [10_000, 100_000]) {
+      const n = deltas.toLocaleString('en-US');
+      const result = await timed(`streaming ${n} deltas, asynchronous source`, () =>
+        benchAsyncStreaming(deltas),
+      );
+      raw[`async-streaming-${deltas}`] = result;
+      rows.push(...asyncStreamingRows(result));
+    }
+  },
+  'tool-loop': async (rows: Row[], raw: Record<string, unknown>) => {
+    const loops: ToolLoopResult[] = [];
+    for (const steps of [100, 1_000]) {
+      const n = steps.toLocaleString('en-US');
+      // Each figure is 10,000 steps (100 runs of 100, 10 of 1,000); 5 rounds after 1 warm-up
+      // are enough at 1,000, where slow contenders take a while.
+      const options = steps >= 1_000 ? { runs: 5, warmup: 1, budgetMs: 20_000 } : { budgetMs: 20_000 };
+      loops.push(await timed(`tool loop, ${n} steps`, () => benchToolLoop(steps, options)));
+    }
+    const growth = await timed('tool loop, 10,000 steps and growth vs 100 × 100 steps, back to back', () =>
+      benchGrowth(10_000, 100),
+    );
+    const inRun = await timed('runAgent in one 10,000-step run', () =>
+      inRunGrowth(10_000, { warmup: 1, warmupMs: 0 }),
+    );
+    raw['tool-loop'] = { loops, growth, inRun };
+    rows.push(...toolLoopRows(loops, growth, inRun));
+  },
+  concurrency: async (rows: Row[], raw: Record<string, unknown>) => {
+    const result = await timed('concurrency memory, 10,000 pending runs', () => benchConcurrency(10_000));
+    raw.concurrency = result;
+    rows.push(...concurrencyRows(result));
+  },
+  adapters: async (rows: Row[], raw: Record<string, unknown>) => {
+    const openaiResult = await timed('OpenAI chat adapter, 5,000 deltas', () => benchOpenAIAdapter(5_000));
+    const anthropicResult = await timed('Anthropic adapter, 5,000 deltas', () => benchAnthropicAdapter(5_000));
+    raw.adapters = [openaiResult, anthropicResult];
+    rows.push(...adapterRows(openaiResult), ...adapterRows(anthropicResult));
+  },
+} satisfies Record<string, (rows: Row[], raw: Record<string, unknown>) => Promise<void>>;
+
+type BenchmarkName = keyof typeof BENCHMARKS;
+
+function selected(args: readonly string[]): BenchmarkName[] {
+  const names = Object.keys(BENCHMARKS) as BenchmarkName[];
+  if (args.length === 0) return names;
+  const unknown = args.filter((a) => !(names as string[]).includes(a));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown benchmark ${unknown.join(', ')}: use any of ${names.join(', ')} (none: all).`);
+  }
+  return names.filter((n) => args.includes(n));
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
+  const only = selected(process.argv.slice(2));
   const machine = machineInfo();
   log(`rxagent benchmark — ${formatMachineInfo(machine)}`);
   log(
-    'Each figure is the median of 7 runs after a warm-up (≥ 3 runs and ≥ 300 ms), in steady state (no forced GC between runs); ratios are costs relative to the baseline.\n',
+    'Each figure is the median of 7 runs after a warm-up (≥ 3 runs and ≥ 300 ms), in steady state (no forced GC between runs), contenders measured back to back in each round; ratios are costs relative to the baseline (medians of the rounds\' ratios).\n',
   );
   const rows: Row[] = [];
   const raw: Record<string, unknown> = {};
-
-  for (const deltas of [10_000, 100_000]) {
-    const result = await timed(`streaming ${deltas.toLocaleString('en-US')} deltas`, () =>
-      benchStreaming(deltas),
-    );
-    raw[`streaming-${deltas}`] = result;
-    rows.push(...streamingRows(result));
-  }
-
-  const loops: ToolLoopResult[] = [];
-  for (const steps of [100, 1_000, 10_000]) {
-    // The shorter runs warmed the JIT up; one warm-up run of the longest is enough.
-    const options = steps >= 10_000 ? { warmup: 1, warmupMs: 0 } : undefined;
-    loops.push(
-      await timed(`tool loop, ${steps.toLocaleString('en-US')} steps`, () => benchToolLoop(steps, options)),
-    );
-  }
-  const growth = await timed('tool loop growth, 10,000 vs 100 × 100 steps, back to back', () =>
-    Promise.resolve(perStepGrowth(10_000, 100)),
-  );
-  raw['tool-loop'] = { loops, growth };
-  rows.push(...toolLoopRows(loops, growth));
-
-  const concurrency = await timed('concurrency memory, 10,000 pending runs', () => benchConcurrency(10_000));
-  raw.concurrency = concurrency;
-  rows.push(...concurrencyRows(concurrency));
-
-  const openaiResult = await timed('OpenAI chat adapter, 5,000 deltas', () => benchOpenAIAdapter(5_000));
-  const anthropicResult = await timed('Anthropic adapter, 5,000 deltas', () => benchAnthropicAdapter(5_000));
-  raw.adapters = [openaiResult, anthropicResult];
-  rows.push(...adapterRows(openaiResult), ...adapterRows(anthropicResult));
+  for (const name of only) await BENCHMARKS[name](rows, raw);
 
   const durationMs = performance.now() - started;
   const load = machineInfo().loadAverage[0] ?? 0;
@@ -77,8 +111,8 @@ async function main(): Promise<void> {
 
   const outDir = resolve(dirname(process.argv[1] ?? '.'), '..', 'results');
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, 'latest.json');
-  const report = { date: new Date().toISOString(), machine, durationMs, rows, missed, raw };
+  const file = join(outDir, only.length === Object.keys(BENCHMARKS).length ? 'latest.json' : `latest-${only.join('+')}.json`);
+  const report = { date: new Date().toISOString(), machine, benchmarks: only, durationMs, rows, missed, raw };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`Results written to ${file}`);
 }

@@ -89,3 +89,72 @@ export async function elapsedMsAsync(work: () => Promise<unknown>): Promise<numb
 export function perSecond(count: number, ms: number): number {
   return count / (Math.max(ms, 1e-6) / 1000);
 }
+
+/** Options of `backToBack`. */
+export interface RoundsOptions extends MeasureOptions {
+  /**
+   * Stop measuring once this much time went by in measured rounds (at least one is measured;
+   * no round is started that would likely end past it). Default: no limit.
+   */
+  budgetMs?: number;
+}
+
+/**
+ * Measures contenders back to back: each round runs every contender once (the order rotating
+ * from round to round, so none always runs after the same one), after warm-up rounds as in
+ * `medianOf`; returns the figures of each measured round. A figure's median is its value;
+ * a ratio is best taken per round, then its median (`medianRatio`): the machine's speed
+ * drifts between rounds, not within one.
+ *
+ * @example
+ * const rounds = await backToBack({ loop: () => usPerStep(loop), agent: () => usPerStep(agent) });
+ * const cost = medianRatio(rounds, 'agent', 'loop'); // > 1: the agent is slower
+ */
+export async function backToBack<K extends string>(
+  contenders: Readonly<Record<K, () => number | Promise<number>>>,
+  options: RoundsOptions = {},
+): Promise<Record<K, number>[]> {
+  const keys = Object.keys(contenders) as K[];
+  const round = async (n: number) => {
+    const figures = {} as Record<K, number>;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(i + n) % keys.length] as K;
+      figures[key] = await contenders[key]();
+    }
+    return figures;
+  };
+  let n = 0;
+  const warmupEnd = performance.now() + (options.warmupMs ?? 300);
+  for (; n < 200 && (n < (options.warmup ?? 3) || performance.now() < warmupEnd); n++) await round(n);
+  const rounds: Record<K, number>[] = [];
+  const runs = Math.max(1, options.runs ?? 7);
+  const start = performance.now();
+  while (rounds.length < runs) {
+    const roundStart = performance.now();
+    rounds.push(await round(n++));
+    const now = performance.now();
+    if (options.budgetMs !== undefined && now - start + (now - roundStart) > options.budgetMs) break;
+  }
+  return rounds;
+}
+
+/**
+ * The median of one contender's figures over the rounds of `backToBack`.
+ *
+ * @example
+ * const usPerStep = medianFigure(rounds, 'agent');
+ */
+export function medianFigure<K extends string>(rounds: readonly Record<K, number>[], key: K): number {
+  return median(rounds.map((r) => r[key]));
+}
+
+/**
+ * The median over the rounds of `a / b` (each round's figures divided first).
+ *
+ * @example
+ * const cost = medianRatio(rounds, 'agent', 'loop'); // µs per step: > 1 means the agent is slower
+ * const slowdown = medianRatio(rounds, 'loop', 'agent'); // rates: > 1 means the agent is slower
+ */
+export function medianRatio<K extends string>(rounds: readonly Record<K, number>[], a: K, b: K): number {
+  return median(rounds.map((r) => r[a] / r[b]));
+}

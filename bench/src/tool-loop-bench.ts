@@ -1,69 +1,257 @@
-import { runAgent, withState, type ChatRequest, type Message, type ModelEvent } from '@rxagent/core';
-import { elapsedMs, median, medianOf, type MeasureOptions } from './measure.js';
-import { noopParameters, noopTool, toolLoopModel, toolLoopTurn } from './models/tool-loop-model.js';
+import { Agent, runAgent, withState, type ChatModel, type ChatRequest } from '@rxagent/core';
+import { baselineLoop } from './baseline-loop.js';
+import {
+  backToBack,
+  elapsedMsAsync,
+  median,
+  medianFigure,
+  medianOf,
+  medianRatio,
+  type MeasureOptions,
+  type RoundsOptions,
+} from './measure.js';
+import { noopTool, toolLoopModel } from './models/tool-loop-model.js';
 
-function checkSteps(label: string, steps: number, expected: number): void {
-  if (steps !== expected) throw new Error(`${label}: the run made ${steps} steps, expected ${expected}.`);
+/**
+ * What the tool-loop benchmark runs: the baseline loop and the three ways to run the agent.
+ *
+ * @example
+ * const contender: ToolLoopContender = 'agent';
+ */
+export type ToolLoopContender = 'baseline' | 'runAgent' | 'withState' | 'agent';
+
+/**
+ * The contenders in the order they are reported.
+ *
+ * @example
+ * for (const c of TOOL_LOOP_CONTENDERS) console.log(c, result[c]);
+ */
+export const TOOL_LOOP_CONTENDERS: readonly ToolLoopContender[] = ['baseline', 'runAgent', 'withState', 'agent'];
+
+/**
+ * One run of `steps` no-op tool steps and a final text by each contender; resolves with the
+ * model calls the run made (checked to be `steps + 1`). The model and tool are synchronous,
+ * so all but `Agent.prompt` (a Promise) finish inside the call.
+ *
+ * @example
+ * const calls = await TOOL_LOOP_RUNS.baseline(toolLoopModel(100), 100); // 101
+ */
+export const TOOL_LOOP_RUNS: Readonly<
+  Record<ToolLoopContender, (model: ChatModel, steps: number) => number | Promise<number>>
+> = {
+  baseline: (model, steps) => {
+    let made = 0;
+    baselineLoop({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
+      if (event.type === 'end') made = event.steps;
+    });
+    return made;
+  },
+  runAgent: (model, steps) => {
+    let made = 0;
+    runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
+      if (event.type === 'agent-end') made = event.steps;
+    });
+    return made;
+  },
+  withState: (model, steps) => {
+    const { events$, state$ } = withState(
+      runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }),
+    );
+    events$.subscribe();
+    return state$.value.step;
+  },
+  agent: async (model, steps) => {
+    const result = await new Agent({ model, tools: [noopTool], maxSteps: steps + 1 }).prompt('go');
+    return result.steps;
+  },
+};
+
+const LABELS: Record<ToolLoopContender, string> = {
+  baseline: 'baseline loop',
+  runAgent: 'runAgent',
+  withState: 'withState',
+  agent: 'Agent',
+};
+
+/**
+ * Milliseconds for `runs` back-to-back runs of `steps` steps by one contender (each run
+ * checked to make `steps + 1` model calls).
+ *
+ * @example
+ * const ms = await timeRuns('runAgent', toolLoopModel(100), 100, 100);
+ */
+export function timeRuns(
+  contender: ToolLoopContender,
+  model: ChatModel,
+  steps: number,
+  runs: number,
+): Promise<number> {
+  const run = TOOL_LOOP_RUNS[contender];
+  return elapsedMsAsync(async () => {
+    for (let i = 0; i < runs; i++) {
+      const made = await run(model, steps);
+      if (made !== steps + 1)
+        throw new Error(`${LABELS[contender]}: the run made ${made} model calls, expected ${steps + 1}.`);
+    }
+  });
+}
+
+/** Per-step costs for one run length, in µs, and the costs relative to the baseline loop. */
+export interface ToolLoopResult {
+  steps: number;
+  baseline: number;
+  runAgent: number;
+  withState: number;
+  agent: number;
+  /** Medians of the rounds' contender / baseline ratios (> 1: slower than the baseline loop). */
+  ratios: Record<Exclude<ToolLoopContender, 'baseline'>, number>;
+}
+
+/** Options of `benchToolLoop`. */
+export interface ToolLoopOptions extends RoundsOptions {
+  /** Steps each figure is measured over: runs of `steps` back to back (default 10,000). */
+  stepsPerFigure?: number;
 }
 
 /**
- * Microseconds per step of a `runAgent` run of `steps` steps of one no-op tool call each
- * (synchronous model and tool), then a final text. Median of the runs.
+ * µs per step of the four contenders on runs of `steps` steps (one synchronous no-op tool
+ * call each, then a final text), measured back to back in each round; each figure is
+ * `stepsPerFigure / steps` runs in a row, so short runs are timed over as many steps as long
+ * ones.
  *
  * @example
- * const us = await runAgentMicrosPerStep(1000);
+ * const { runAgent, baseline, ratios } = await benchToolLoop(1000);
  */
-export function runAgentMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
+export async function benchToolLoop(steps: number, options: ToolLoopOptions = {}): Promise<ToolLoopResult> {
   const model = toolLoopModel(steps);
-  return medianOf(() => {
-    let made = 0;
-    const ms = elapsedMs(() => {
-      runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
-        if (event.type === 'agent-end') made = event.steps;
-      });
-    });
-    checkSteps('runAgent', made, steps + 1);
-    return (ms * 1000) / steps;
-  }, options);
+  const runs = Math.max(1, Math.round((options.stepsPerFigure ?? 10_000) / steps));
+  const usPerStep = (c: ToolLoopContender) => async () =>
+    ((await timeRuns(c, model, steps, runs)) * 1000) / (runs * steps);
+  const rounds = await backToBack(
+    {
+      baseline: usPerStep('baseline'),
+      runAgent: usPerStep('runAgent'),
+      withState: usPerStep('withState'),
+      agent: usPerStep('agent'),
+    },
+    options,
+  );
+  return {
+    steps,
+    baseline: medianFigure(rounds, 'baseline'),
+    runAgent: medianFigure(rounds, 'runAgent'),
+    withState: medianFigure(rounds, 'withState'),
+    agent: medianFigure(rounds, 'agent'),
+    ratios: {
+      runAgent: medianRatio(rounds, 'runAgent', 'baseline'),
+      withState: medianRatio(rounds, 'withState', 'baseline'),
+      agent: medianRatio(rounds, 'agent', 'baseline'),
+    },
+  };
+}
+
+/** One contender's long runs against its short runs, measured back to back. */
+export interface GrowthFigures {
+  /** µs per step of one run of `longSteps` (median of the rounds). */
+  longUs: number;
+  /** µs per step of `longSteps / shortSteps` runs of `shortSteps` (median of the rounds). */
+  shortUs: number;
+  /** Median of the rounds' long / short per-step ratios: about 1 for a linear loop. */
+  growth: number;
+  /** Rounds measured (fewer for slow contenders, within the time budget). */
+  rounds: number;
+}
+
+/** The growth of the per-step cost of each contender, and the long runs' cost against the baseline. */
+export interface GrowthResult {
+  longSteps: number;
+  shortSteps: number;
+  contenders: Record<ToolLoopContender, GrowthFigures>;
+  /** µs per step of the long runs relative to the baseline loop's (ratio of the medians). */
+  ratios: Record<Exclude<ToolLoopContender, 'baseline'>, number>;
+}
+
+/** Options of `benchGrowth`. */
+export interface GrowthOptions {
+  /** Measured rounds per contender at most (default 7). */
+  runs?: number;
+  /** Unmeasured rounds first, for contenders whose round is quick (default 2). */
+  warmup?: number;
+  /** A round longer than this is never a warm-up (the JIT is warm by then; default 1 s). */
+  slowRoundMs?: number;
+  /** Measured time per contender: no round is started past it (at least one is; default 15 s). */
+  budgetMs?: number;
 }
 
 /**
  * Per-step cost of one `longSteps` run over per-step cost of `longSteps / shortSteps` runs of
  * `shortSteps` (the same number of steps), measured back to back in each round so that the
- * machine's drift cancels out; the median of the rounds' ratios. About 1 for a linear loop,
- * about `longSteps / shortSteps` for one that copies the transcript per step.
+ * machine's drift cancels out; the median of the rounds' ratios, for each contender. About 1
+ * for a linear loop, about `longSteps / shortSteps` for one that copies the transcript per
+ * step. The contenders take turns round by round; a slow one (a long run of seconds) is
+ * measured fewer times, within `budgetMs`. The long runs also give the per-step cost at
+ * `longSteps` against the baseline loop.
  *
  * @example
- * const growth = await perStepGrowth(10_000, 100);
+ * const { contenders } = await benchGrowth(10_000, 100);
+ * contenders.runAgent.growth; // ≤ 1.3 for a linear loop
  */
-export function perStepGrowth(longSteps: number, shortSteps: number, options: MeasureOptions = {}): number {
+export async function benchGrowth(
+  longSteps: number,
+  shortSteps: number,
+  options: GrowthOptions = {},
+): Promise<GrowthResult> {
   const long = toolLoopModel(longSteps);
   const short = toolLoopModel(shortSteps);
   const repeats = Math.max(1, Math.round(longSteps / shortSteps));
-  const runOnce = (model: typeof long, steps: number) => {
-    let made = 0;
-    runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
-      if (event.type === 'agent-end') made = event.steps;
-    });
-    checkSteps('runAgent', made, steps + 1);
+  const runs = Math.max(1, options.runs ?? 7);
+  const budgetMs = options.budgetMs ?? 15_000;
+  const slowRoundMs = options.slowRoundMs ?? 1_000;
+  const state = TOOL_LOOP_CONTENDERS.map((contender) => ({
+    contender,
+    warmupsLeft: options.warmup ?? 2,
+    spentMs: 0,
+    done: false,
+    figures: [] as { longUs: number; shortUs: number }[],
+  }));
+  for (let round = 0; state.some((s) => !s.done); round++) {
+    for (let i = 0; i < state.length; i++) {
+      const s = state[(i + round) % state.length] as (typeof state)[number];
+      if (s.done) continue;
+      const longMs = await timeRuns(s.contender, long, longSteps, 1);
+      const shortMs = await timeRuns(s.contender, short, shortSteps, repeats);
+      const roundMs = longMs + shortMs;
+      if (s.warmupsLeft > 0 && roundMs < slowRoundMs) {
+        s.warmupsLeft--;
+        continue;
+      }
+      s.figures.push({ longUs: (longMs * 1000) / longSteps, shortUs: (shortMs * 1000) / (repeats * shortSteps) });
+      s.spentMs += roundMs;
+      s.done = s.figures.length >= runs || s.spentMs + roundMs > budgetMs;
+    }
+  }
+  const figures = {} as Record<ToolLoopContender, GrowthFigures>;
+  for (const s of state) {
+    figures[s.contender] = {
+      longUs: median(s.figures.map((f) => f.longUs)),
+      shortUs: median(s.figures.map((f) => f.shortUs)),
+      growth: median(s.figures.map((f) => f.longUs / f.shortUs)),
+      rounds: s.figures.length,
+    };
+  }
+  const vsBaseline = (c: ToolLoopContender) => figures[c].longUs / figures.baseline.longUs;
+  return {
+    longSteps,
+    shortSteps,
+    contenders: figures,
+    ratios: { runAgent: vsBaseline('runAgent'), withState: vsBaseline('withState'), agent: vsBaseline('agent') },
   };
-  const round = () => {
-    const longMs = elapsedMs(() => runOnce(long, longSteps));
-    const shortMs = elapsedMs(() => {
-      for (let i = 0; i < repeats; i++) runOnce(short, shortSteps);
-    });
-    return longMs / longSteps / (shortMs / (repeats * shortSteps));
-  };
-  for (let i = 0; i < (options.warmup ?? 2); i++) round();
-  const ratios: number[] = [];
-  for (let i = 0; i < Math.max(1, options.runs ?? 7); i++) ratios.push(round());
-  return median(ratios);
 }
 
 /**
- * Per-step cost late in one long run over per-step cost early in it (steps 9,000–10,000 over
- * 1,000–2,000 of a 10,000-step run, by the time each model call starts): above 1 means steps
- * get dearer as the transcript grows. Median of the runs.
+ * Per-step cost late in one long `runAgent` run over per-step cost early in it (steps
+ * 9,000–10,000 over 1,000–2,000 of a 10,000-step run, by the time each model call starts):
+ * above 1 means steps get dearer as the transcript grows. Median of the runs.
  *
  * @example
  * const growth = await inRunGrowth(10_000); // ≈ 1 for a linear loop
@@ -81,90 +269,4 @@ export function inRunGrowth(steps: number, options?: MeasureOptions): Promise<nu
     const perStep = (from: number) => ((starts[from + window] ?? 0) - (starts[from] ?? 0)) / window;
     return perStep(steps - window) / perStep(window);
   }, options);
-}
-
-/**
- * The same run through `withState` (events$ driving it): the cost of keeping the state too.
- *
- * @example
- * const us = await stateLoopMicrosPerStep(1000);
- */
-export function stateLoopMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
-  const model = toolLoopModel(steps);
-  return medianOf(() => {
-    let made = 0;
-    const ms = elapsedMs(() => {
-      const { events$, state$ } = withState(
-        runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }),
-      );
-      events$.subscribe();
-      made = state$.value.step;
-    });
-    checkSteps('withState', made, steps + 1);
-    return (ms * 1000) / steps;
-  }, options);
-}
-
-/**
- * Baseline: a hand-written loop doing the same work without RxJS operators — build the
- * request, read the model's events, run the tool, append the messages — per step.
- *
- * @example
- * const us = await handLoopMicrosPerStep(1000);
- */
-export function handLoopMicrosPerStep(steps: number, options?: MeasureOptions): Promise<number> {
-  return medianOf(() => {
-    let made = 0;
-    const ms = elapsedMs(() => {
-      const messages: Message[] = [{ role: 'user', content: 'go', timestamp: 0 }];
-      for (;;) {
-        made++;
-        const request: ChatRequest = { messages };
-        const events: ModelEvent[] = toolLoopTurn(request, steps);
-        const finish = events[events.length - 1];
-        if (finish?.type !== 'finish') throw new Error('the model did not finish');
-        messages.push(finish.message);
-        const call = finish.message.content.find((p) => p.type === 'tool-call');
-        if (!call) break;
-        const args = noopParameters.parse(call.args);
-        const output = noopTool.execute(args, undefined as never);
-        messages.push({
-          role: 'tool',
-          toolCallId: call.id,
-          toolName: call.name,
-          content: [{ type: 'text', text: typeof output === 'string' ? output : '' }],
-          isError: false,
-          timestamp: 0,
-        });
-      }
-    });
-    checkSteps('hand loop', made, steps + 1);
-    return (ms * 1000) / steps;
-  }, options);
-}
-
-/** Per-step costs for one run length, in µs. */
-export interface ToolLoopResult {
-  steps: number;
-  runAgent: number;
-  withState: number;
-  handLoop: number;
-  /** Per-step cost of the last tenth of one run over the second tenth (see `inRunGrowth`). */
-  inRunGrowth: number;
-}
-
-/**
- * The three per-step figures for one run length.
- *
- * @example
- * const { runAgent, handLoop } = await benchToolLoop(1000);
- */
-export async function benchToolLoop(steps: number, options?: MeasureOptions): Promise<ToolLoopResult> {
-  return {
-    steps,
-    handLoop: await handLoopMicrosPerStep(steps, options),
-    runAgent: await runAgentMicrosPerStep(steps, options),
-    withState: await stateLoopMicrosPerStep(steps, options),
-    inRunGrowth: await inRunGrowth(steps, options),
-  };
 }

@@ -9,10 +9,10 @@ import {
   ProviderTimeoutError,
   RateLimitError,
   redactSecret,
-  secretFreeCause,
   type AssistantMessage,
   type ProviderErrorInit,
 } from '@rxagent/core';
+import { secretFreeCause } from '@rxagent/core/provider';
 import { describeError, errorField, isConnectionCut } from './error-shape.js';
 import { retryAfterMs } from './retry-after.js';
 

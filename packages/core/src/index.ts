@@ -22,12 +22,7 @@ export {
   toolErrorResult,
   userMessage,
 } from './messages/message-helpers.js';
-export {
-  isEmptyAssistant,
-  MISSING_TOOL_RESULT_TEXT,
-  repairMessageSequence,
-  validateMessageSequence,
-} from './messages/message-sequence.js';
+export { isEmptyAssistant, repairMessageSequence, validateMessageSequence } from './messages/message-sequence.js';
 export type { MessageSequenceIssue } from './messages/message-sequence.js';
 export { convertToModelMessages, isModelVisible } from './messages/convert-to-model.js';
 
@@ -43,11 +38,10 @@ export type {
   ToolSpec,
 } from './model/chat-model.js';
 export type { ModelEvent, ModelEventType } from './model/model-event.js';
-export { MessageBuilder } from './model/message-builder.js';
 
 // Errors
 export { RxAgentError } from './errors/rxagent-error.js';
-export { isRetryableStatus, ProviderError } from './errors/provider-error.js';
+export { ProviderError } from './errors/provider-error.js';
 export type { ProviderErrorInit } from './errors/provider-error.js';
 export {
   AuthError,
@@ -68,6 +62,7 @@ export {
   StopGuardEscalationError,
 } from './errors/agent-errors.js';
 export { AgentStop } from './errors/agent-stop.js';
+export { PipelineError } from './errors/pipeline-error.js';
 export { serializeError } from './errors/serialize-error.js';
 export type { SerializedError } from './errors/serialize-error.js';
 
@@ -115,6 +110,7 @@ export {
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
 export { and, not, or } from './stop/combinators.js';
+export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 
 // Tools
 export { isJsonSchemaParameters, jsonSchema, tool } from './tools/tool.js';
@@ -148,35 +144,16 @@ export { toToolResult } from './tools/tool-output.js';
 // The loop
 export { runAgent } from './loop/run-agent.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
-export type {
-  LoopEvent,
-  LoopOperator,
-  RunContext,
-  RunContextItem,
-  TurnContext,
-  TurnContextItem,
-} from './loop/loop-event.js';
-export { isControlItem } from './loop/loop-event.js';
+export { isTurn, Turn } from './loop/turn.js';
+export type { LoopItem, LoopOperator, RunFacts, SteeringQueue, TurnContextUpdate } from './loop/turn.js';
 export { MessageQueue, toUserMessage } from './loop/message-queue.js';
 export type { UserInput } from './loop/message-queue.js';
 export { defaultPipeline } from './loop/default-pipeline.js';
-export {
-  ABORT_MARKER_TEXT,
-  ABORT_MARKER_TOOL_USE_TEXT,
-  abortMarker,
-  CANCELLED_TOOL_RESULT_TEXT,
-} from './loop/abort-marker.js';
-export { stepResultOf } from './loop/step-result.js';
 
 // Operators
 export { llmStep } from './operators/llm-step.js';
 export type { LlmStepOptions } from './operators/llm-step.js';
-export {
-  CANCELLED_FOR_STEERING_TEXT,
-  executeTools,
-  SKIPPED_FOR_STEERING_TEXT,
-  SKIPPED_FOR_STOP_TEXT,
-} from './operators/execute-tools.js';
+export { executeTools } from './operators/execute-tools.js';
 export type { ExecuteToolsOptions } from './operators/execute-tools.js';
 export { stopWhen } from './operators/stop-when.js';
 export { followUp, steer } from './operators/steer.js';
@@ -184,9 +161,6 @@ export type { SteerOptions } from './operators/steer.js';
 export { guardStop } from './operators/guard-stop.js';
 export { compactContext } from './operators/compact-context.js';
 export { turnOperator } from './operators/turn-operator.js';
-export type { TurnIO } from './operators/turn-operator.js';
-export { LENGTH_RECOVERY_TEXT } from './operators/assistant-message.js';
-export { retryDelayMs } from './operators/retry-policy.js';
 
 // Context
 export type {
@@ -218,4 +192,4 @@ export { foldEvents, replayRun } from './replay/replay-run.js';
 export type { ReplayOptions } from './replay/replay-run.js';
 
 // Utilities
-export { redactSecret, secretFreeCause } from './util/redact-secret.js';
+export { redactSecret } from './util/redact-secret.js';

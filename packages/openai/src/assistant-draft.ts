@@ -1,4 +1,4 @@
-import { MessageBuilder } from '@rxagent/core';
+import { MessageBuilder } from '@rxagent/core/provider';
 import type { AssistantMessage, FinishReason, ModelEvent, Usage } from '@rxagent/core';
 import { parseToolCall } from './parse-tool-arguments.js';
 

@@ -6,8 +6,8 @@ import {
   ProviderTimeoutError,
   redactSecret,
   RxAgentError,
-  secretFreeCause,
 } from '@rxagent/core';
+import { secretFreeCause } from '@rxagent/core/provider';
 import type { AssistantMessage } from '@rxagent/core';
 import { classifyErrorPayload } from './classify-error-payload.js';
 

@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, Subject, type Observable, type Subscription } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, Subject, takeUntil, type Observable } from 'rxjs';
 import { AgentBusyError, AgentConfigError } from '../errors/agent-errors.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { MessageQueue, toUserMessage, type UserInput } from '../loop/message-queue.js';
@@ -8,9 +8,8 @@ import type { AgentMessage, Usage } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
 import type { ChatModel, SystemBlock } from '../model/chat-model.js';
 import { initialAgentState, type AgentState } from '../state/agent-state.js';
-import { reduceAgentState } from '../state/reduce-agent-state.js';
+import { foldRun } from '../state/fold-run.js';
 import { StateObservable } from '../state/state-observable.js';
-import { terminate } from '../state/terminate.js';
 import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signal.js';
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
@@ -67,9 +66,12 @@ export type QueueOutcome = 'steered' | 'resumed' | 'queued';
 
 interface ActiveRun {
   controller: AbortController;
-  subscription?: Subscription;
+  /** Cancels the run (`takeUntil`): reachable before `subscribe` returns, so a listener can stop a synchronous run. */
+  cancel: Subject<void>;
+  /** A silent abort: the partial answer is dropped. */
+  silent: boolean;
+  /** Where this run's messages start in the transcript. */
   before: number;
-  resolve(result: AgentRunResult): void;
 }
 
 /**
@@ -193,12 +195,8 @@ export class Agent {
     const active = this.active;
     if (!active) return;
     if (!options.silent) return active.controller.abort();
-    active.subscription?.unsubscribe();
-    const state = { ...this.state.value, streamingMessage: undefined };
-    this.settle(terminate(state, 'cancelled', undefined, this.scheduler().now()));
-    active.resolve(
-      this.result(active, stopSignal('user-requested', 'The run was cancelled.', { source: 'abort' })),
-    );
+    active.silent = true;
+    active.cancel.next();
   }
 
   /** Resolves when no run is active. */
@@ -269,7 +267,12 @@ export class Agent {
   private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult> {
     if (this.active) return Promise.reject(new AgentBusyError());
     return new Promise<AgentRunResult>((resolve, reject) => {
-      const active: ActiveRun = { controller: new AbortController(), before: this.messages.length, resolve };
+      const active: ActiveRun = {
+        controller: new AbortController(),
+        cancel: new Subject<void>(),
+        silent: false,
+        before: this.messages.length,
+      };
       this.active = active;
       let end: AgentEndEvent | undefined;
       const { onError: _onError, messages: _initial, ...runConfig } = this.config;
@@ -282,35 +285,42 @@ export class Agent {
         followUp$: this.followUps,
         approver: this.approvals.approver,
       });
-      active.subscription = run$.subscribe({
-        next: (event) => {
-          if (event.type === 'agent-end') end = event;
-          this.dispatch(event);
-        },
-        error: (error: unknown) => {
-          if (this.active !== active) return;
-          this.settle(terminate(this.state.value, 'error', error, this.scheduler().now()));
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-        complete: () => {
-          if (this.active !== active || !end) return;
-          const phase = end.reason === 'user-requested' ? 'cancelled' : 'done';
-          this.settle(terminate(this.state.value, phase, undefined, this.scheduler().now()));
-          resolve({
-            reason: end.reason,
-            signal: end.signal,
-            messages: end.messages,
-            usage: end.usage,
-            steps: end.steps,
-          });
-        },
-      });
+      run$
+        .pipe(
+          takeUntil(active.cancel),
+          foldRun(this.state, { now: () => this.scheduler().now(), dropPartial: () => active.silent }),
+        )
+        .subscribe({
+          next: (event) => {
+            // The run may have repaired the transcript it starts from.
+            if (event.type === 'agent-start' && event.messages) active.before = event.messages.length;
+            if (event.type === 'agent-end') end = event;
+            this.dispatch(event);
+          },
+          error: (error: unknown) => {
+            this.settle();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+          complete: () => {
+            this.settle();
+            if (!end) {
+              const signal = stopSignal('user-requested', 'The run was cancelled.', { source: 'abort' });
+              return resolve(this.result(active, signal));
+            }
+            resolve({
+              reason: end.reason,
+              signal: end.signal,
+              messages: end.messages,
+              usage: end.usage,
+              steps: end.steps,
+            });
+          },
+        });
     });
   }
 
   private dispatch(event: AgentEvent): void {
-    const state = reduceAgentState(this.state.value, event);
-    this.state.next(state);
+    const state = this.state.value;
     for (const listener of [...this.listeners]) {
       try {
         listener(event, state);
@@ -321,9 +331,8 @@ export class Agent {
     this.events.next(event);
   }
 
-  private settle(state: AgentState): void {
+  private settle(): void {
     this.active = undefined;
-    this.state.next(state);
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();

@@ -59,6 +59,8 @@ export interface MessageDelta {
 export interface AgentStartEvent {
   type: 'agent-start';
   runId: string;
+  /** The transcript the run starts from (`config.messages`, repaired), so a fold starts from it. */
+  messages?: readonly AgentMessage[];
 }
 /**
  * A model call is about to be made (step is 1-based).

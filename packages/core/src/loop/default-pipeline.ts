@@ -1,9 +1,14 @@
-import type { RunAgentConfig, Pipeline } from './run-config.js';
-import type { LoopOperator } from './loop-event.js';
+import { AgentConfigError } from '../errors/agent-errors.js';
 import { compactContext } from '../operators/compact-context.js';
-import { llmStep } from '../operators/llm-step.js';
 import { executeTools } from '../operators/execute-tools.js';
+import { llmStep } from '../operators/llm-step.js';
 import { stopWhen } from '../operators/stop-when.js';
+import type { Pipeline, RunAgentConfig } from './run-config.js';
+import type { LoopOperator } from './turn.js';
+
+function stopConditions(config: RunAgentConfig) {
+  return config.stopWhen === undefined ? [] : [config.stopWhen].flat();
+}
 
 /**
  * The loop body `runAgent` uses without `pipeline`: `compactContext` (with a
@@ -18,8 +23,27 @@ export function defaultPipeline(config: RunAgentConfig): Pipeline {
     const operators: LoopOperator[] = [];
     if (config.contextManager) operators.push(compactContext(config.contextManager));
     operators.push(llmStep(), executeTools());
-    const conditions = config.stopWhen === undefined ? [] : [config.stopWhen].flat();
+    const conditions = stopConditions(config);
     if (conditions.length > 0) operators.push(stopWhen(conditions));
     return operators.reduce((stream$, operator) => operator(stream$), turn$);
   };
+}
+
+/**
+ * The pipeline a run uses: the config's own (with the config's `stopWhen` honoured after it),
+ * or the default. A `contextManager` with a custom pipeline is refused: where the projection
+ * goes is the pipeline's choice.
+ */
+export function resolvePipeline(config: RunAgentConfig): Pipeline {
+  const custom = config.pipeline;
+  if (!custom) return defaultPipeline(config);
+  if (config.contextManager) {
+    throw new AgentConfigError(
+      'contextManager is only read by the default pipeline: with a custom pipeline, put compactContext(manager) ' +
+        'in it before llmStep() and remove contextManager from the config.',
+    );
+  }
+  const conditions = stopConditions(config);
+  if (conditions.length === 0) return custom;
+  return (turn$) => stopWhen(conditions)(custom(turn$));
 }

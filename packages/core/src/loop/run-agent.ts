@@ -1,15 +1,57 @@
-import { Observable } from 'rxjs';
+import {
+  asyncScheduler,
+  concat,
+  defer,
+  EMPTY,
+  expand,
+  filter,
+  finalize,
+  from,
+  fromEvent,
+  ignoreElements,
+  isObservable,
+  merge,
+  NEVER,
+  type Observable,
+  of,
+  queueScheduler,
+  Subject,
+  subscribeOn,
+  take,
+  takeUntil,
+  tap,
+} from 'rxjs';
+import { validateRunConfig } from '../config/validate-run-config.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
+import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { RunAgentConfig } from './run-config.js';
-import { RunLoop } from './run-loop.js';
+import { repairMessageSequence } from '../messages/message-sequence.js';
+import type { AgentMessage } from '../messages/types.js';
+import { asTurn } from '../operators/turn-operator.js';
+import { stopSignal } from '../stop/stop-signal.js';
+import { decideTurn } from './decide-turn.js';
+import { resolvePipeline } from './default-pipeline.js';
+import { toUserMessage } from './message-queue.js';
+import type { Pipeline, RunAgentConfig } from './run-config.js';
+import { RunScope } from './run-scope.js';
+import { RunWatch } from './run-watch.js';
+import { Turn, type LoopItem, type SteeringQueue } from './turn.js';
+
+/** A turn to run next, with the messages that open it (prompt, follow-ups, steering). */
+interface NextTurn {
+  readonly turn: Turn;
+  readonly input: readonly AgentMessage[];
+}
 
 /**
  * Runs the agent loop: the model is called, the tools it asks for run, their results go back,
  * until something stops it. The run is a cold Observable: nothing happens before subscribe,
  * each subscription is an independent run, and unsubscribing cancels the model stream and
  * aborts the running tools. It ends with `agent-end` then complete, or errors with a typed
- * error (auth, retries exhausted, an escalating stop guard).
+ * error (auth, retries exhausted, an escalating stop guard, a `PipelineError`).
+ *
+ * Each turn goes through the pipeline (`config.pipeline`, or `defaultPipeline(config)`)
+ * applied to a one-turn source: the turn's opening events, then the `Turn`.
  *
  * @param config The model, prompt, tools and options.
  * @return The run's events.
@@ -19,25 +61,155 @@ import { RunLoop } from './run-loop.js';
  *   .subscribe((e) => e.type === 'message-update' && process.stdout.write(e.delta.text));
  */
 export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((subscriber) => {
+  return defer(() => {
     if (!config?.model || typeof config.model.stream !== 'function') {
-      subscriber.error(
-        new AgentConfigError(
-          'runAgent needs a model: pass { model } with a ChatModel, e.g. openai("gpt-4o-mini").',
-        ),
+      throw new AgentConfigError(
+        'runAgent needs a model: pass { model } with a ChatModel, e.g. openai("gpt-4o-mini").',
       );
-      return;
     }
-    let loop: RunLoop;
-    try {
-      loop = new RunLoop(config, subscriber);
-    } catch (error) {
-      subscriber.error(error);
-      return;
+    validateRunConfig(config);
+    const scheduler = config.scheduler ?? asyncScheduler;
+    const now = scheduler.now();
+    const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
+    const prompt = normalizePrompt(config.prompt, now);
+    if (prompt.length === 0 && prior.length === 0) {
+      throw new AgentConfigError('runAgent needs a prompt or prior messages: pass { prompt: "…" } or { messages }.');
     }
-    // Registered before start(): an operator like take(n) may unsubscribe while a synchronous
-    // model and tools are still running inside start().
-    subscriber.add(() => loop.teardown());
-    loop.start();
+    const runId = config.runId ?? globalThis.crypto.randomUUID();
+    const out = new Subject<AgentEvent>();
+    const scope = new RunScope(config, scheduler, runId, prior.length, (event) => out.next(event));
+    const pipeline = resolvePipeline(config);
+    const steering: SteeringQueue[] = config.steering$
+      ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
+      : [];
+    const first = Turn.first(scope, prior, [], {
+      steering,
+      followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
+      guards: config.guardStop ? [config.guardStop] : [],
+    });
+    const watch = new RunWatch();
+    const opening: AgentEvent[] = [{ type: 'agent-start', runId, messages: prior }];
+    if (repairs.length > 0) {
+      const what = repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
+      opening.push({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
+    }
+    let ended = false;
+    let aborted = false;
+    const maxSteps = config.maxSteps ?? 10;
+    const body$ = merge(out, loop(pipeline, { turn: first, input: prompt }, maxSteps, out)).pipe(
+      tap((event) => {
+        watch.see(event);
+        if (event.type === 'agent-end') ended = true;
+      }),
+    );
+    const signal = config.signal;
+    const abort$ = signal
+      ? defer(() => (signal.aborted ? of(true) : fromEvent(signal, 'abort').pipe(take(1)))).pipe(
+          tap(() => (aborted = true)),
+        )
+      : NEVER;
+    return concat(
+      from(opening),
+      body$.pipe(takeUntil(abort$)),
+      // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
+      defer(() => {
+        if (!aborted || ended) return EMPTY;
+        scope.close(true);
+        const closing = watch.closingEvents(scope.model.provider, scope.model.modelId, scheduler.now());
+        for (const event of closing) watch.see(event);
+        const end: AgentEvent = {
+          type: 'agent-end',
+          reason: 'user-requested',
+          signal: stopSignal('user-requested', 'The run was aborted.', { source: 'signal' }),
+          messages: watch.appended(prior.length),
+          usage: watch.usage,
+          steps: watch.steps,
+        };
+        return from([...closing, end]);
+      }),
+    ).pipe(finalize(() => scope.close(!ended)));
   });
+}
+
+/**
+ * The turns, one after another: each is a pass of the pipeline; its events go to `out`, and
+ * the decision after it gives the next turn or the end. `expand` keeps the stack flat: each
+ * pass is subscribed on the queue scheduler, so a synchronous model and tools run 10,000
+ * steps without recursion.
+ */
+function loop(pipeline: Pipeline, first: NextTurn, maxSteps: number, out: Subject<AgentEvent>): Observable<never> {
+  const route = (item: AgentEvent | NextTurn): item is NextTurn => {
+    if (!('type' in item)) return true;
+    out.next(item as AgentEvent);
+    return false;
+  };
+  return of(first).pipe(
+    expand((next) => pass(pipeline, next, maxSteps).pipe(filter(route), subscribeOn(queueScheduler))),
+    ignoreElements(),
+    tap({ complete: () => out.complete() }),
+  );
+}
+
+/** One turn through the pipeline, then the decision: its events, then the next turn if any. */
+function pass(pipeline: Pipeline, next: NextTurn, maxSteps: number): Observable<AgentEvent | NextTurn> {
+  return defer(() => {
+    const base = next.turn;
+    const now = base.run.scheduler.now();
+    const steered = base.steering.flatMap((s) => s.queue.drain()).map((m) => toUserMessage(m, now));
+    const input = [...next.input, ...steered];
+    const turn = base.appended(input);
+    const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
+    for (const message of input) opening.push({ type: 'message-start', message }, { type: 'message-end', message });
+    opening.push(turn);
+    const output$: unknown = pipeline(from(opening));
+    if (!isObservable(output$)) {
+      throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
+    }
+    let result: Turn | undefined;
+    const checked$ = (output$ as Observable<LoopItem>).pipe(
+      filter((item): item is AgentEvent => {
+        const out = asTurn(item, 'The loop');
+        if (!out) return true;
+        if (result) {
+          throw new PipelineError(
+            'The pipeline passed the turn on twice: each operator must emit exactly one turn for the one it receives.',
+          );
+        }
+        if (out.run !== turn.run || out.step !== turn.step) {
+          throw new PipelineError(
+            `The pipeline passed on a turn of another ${out.run !== turn.run ? 'run' : 'step'}: pass on the turn you received (changed with its with… methods).`,
+          );
+        }
+        result = out;
+        return false;
+      }),
+    );
+    return concat(
+      checked$,
+      defer(() => {
+        const decision = decideTurn(result, maxSteps);
+        if ('next' in decision) {
+          const nextTurn: NextTurn = { turn: decision.next, input: decision.input };
+          return from<(AgentEvent | NextTurn)[]>([...decision.events, nextTurn]);
+        }
+        const { last, end } = decision;
+        const agentEnd: AgentEvent = {
+          type: 'agent-end',
+          reason: end.reason,
+          signal: end,
+          messages: last.transcript.sliceFrom(last.run.priorLength),
+          usage: last.usage,
+          steps: last.steps.length + 1,
+        };
+        return from([...decision.events, agentEnd]);
+      }),
+    );
+  });
+}
+
+function normalizePrompt(prompt: RunAgentConfig['prompt'], now: number): AgentMessage[] {
+  if (prompt === undefined) return [];
+  if (typeof prompt === 'string') return [toUserMessage(prompt, now)];
+  if (Array.isArray(prompt)) return prompt;
+  return [prompt];
 }

@@ -5,7 +5,7 @@ import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
-import type { LoopEvent } from './loop-event.js';
+import type { LoopItem } from './turn.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 
 /**
@@ -24,13 +24,14 @@ export interface RetryBackoff {
 }
 
 /**
- * The loop body: operators applied to the stream of the run. The default is
- * `compactContext → llmStep → executeTools → steer → stopWhen` built from the config.
+ * The loop body, applied once per turn to a one-turn source (the turn's opening events, then
+ * the `Turn`); it must emit events and exactly one turn, then complete. The default is
+ * `compactContext → llmStep → executeTools → stopWhen` built from the config.
  *
  * @example
  * const pipeline: Pipeline = (turn$) => turn$.pipe(llmStep(), executeTools({ concurrency: 2 }), stopWhen(stepCountIs(4)));
  */
-export type Pipeline = (turn$: Observable<LoopEvent>) => Observable<LoopEvent>;
+export type Pipeline = (turn$: Observable<LoopItem>) => Observable<LoopItem>;
 
 /** The request options a run passes on to every model call. */
 export const MODEL_CALL_OPTIONS = [
@@ -100,7 +101,7 @@ export interface RunAgentConfig extends ModelCallOptions {
   contextManager?: ContextManager;
   /** Output-length recoveries per run (default 3). */
   maxLengthRecoveries?: number;
-  /** Replaces the default loop body. */
+  /** Replaces the default loop body (`stopWhen` is still honoured after it; `contextManager` is refused). */
   pipeline?: Pipeline;
   /** The run's id (default a random UUID). */
   runId?: string;

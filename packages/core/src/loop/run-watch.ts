@@ -1,6 +1,8 @@
 import type { AgentEvent, ToolResult } from '../events/agent-event.js';
 import { toolCalls } from '../messages/message-helpers.js';
-import type { AssistantMessage, ToolResultMessage } from '../messages/types.js';
+import type { AgentMessage, AssistantMessage, ToolResultMessage, Usage } from '../messages/types.js';
+import { addUsage, emptyUsage } from '../messages/usage.js';
+import { AppendLog } from '../util/append-log.js';
 import { abortMarker, CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from './abort-marker.js';
 
 interface OpenCall {
@@ -20,7 +22,13 @@ interface OpenCall {
  * const closing = watch.closingEvents('openai', 'gpt-4o-mini', now);
  */
 export class RunWatch {
+  /** Total usage of the assistant messages seen. */
+  usage: Usage = emptyUsage();
+  /** `turn-end` events seen. */
+  steps = 0;
   private streaming?: AssistantMessage;
+  // Every completed message, in order (O(1) per message).
+  private log = AppendLog.of<AgentMessage>();
   // Made when a message has calls: most runs never need it.
   private open?: Map<string, OpenCall>;
 
@@ -29,8 +37,19 @@ export class RunWatch {
     return this.open?.size ? this.open : undefined;
   }
 
+  /** The messages seen after the first `from` (the prior transcript the run started with). */
+  appended(from: number): AgentMessage[] {
+    return this.log.sliceFrom(from);
+  }
+
   see(event: AgentEvent): void {
     switch (event.type) {
+      case 'agent-start':
+        if (event.messages) this.log = AppendLog.of(event.messages);
+        return;
+      case 'turn-end':
+        this.steps++;
+        return;
       case 'message-start':
         if (event.message.role === 'assistant') this.streaming = event.message;
         return;
@@ -42,6 +61,8 @@ export class RunWatch {
         return;
       case 'message-end': {
         const message = event.message;
+        this.log = this.log.append(message);
+        if (message.role === 'assistant' && message.usage) this.usage = addUsage(this.usage, message.usage);
         if (message.role === 'assistant') {
           this.streaming = undefined;
           this.open?.clear();

@@ -1,43 +1,27 @@
-import type { RunContext, TurnContext } from '../loop/loop-event.js';
+import type { Turn } from '../loop/turn.js';
 import { MODEL_CALL_OPTIONS } from '../loop/run-config.js';
 import type { Message } from '../messages/types.js';
-import type { ChatRequest, ToolSpec } from '../model/chat-model.js';
-import { toToolSpec } from '../tools/validate-args.js';
-
-const specCache = new WeakMap<RunContext, ToolSpec[]>();
-const NO_SPECS: ToolSpec[] = [];
-
-/** The tool specs of a run, converted once. */
-export function runToolSpecs(run: RunContext): ToolSpec[] {
-  if (run.tools.size === 0) return NO_SPECS;
-  let specs = specCache.get(run);
-  if (!specs) {
-    specs = [...run.tools.values()].map(toToolSpec);
-    specCache.set(run, specs);
-  }
-  return specs;
-}
+import type { ChatRequest } from '../model/chat-model.js';
 
 /**
- * The request of one model call: the run's system prompt, tools and call options, the
- * given messages, and `extra` on top.
+ * The request of one model call, made fresh for each call from the turn: the run's system
+ * prompt, tools and call options, the given messages (a snapshot nobody changes later), and
+ * `extra` on top.
  *
  * @example
- * const request = buildRequest(turn, turn.run.modelMessages);
+ * const request = buildRequest(turn, turn.modelMessages);
  */
 export function buildRequest(
-  turn: TurnContext,
+  turn: Turn,
   messages: readonly Message[],
   extra?: Partial<Omit<ChatRequest, 'messages'>>,
 ): ChatRequest {
-  const config = turn.run.config;
+  const { config, toolSpecs } = turn.run;
   const request: ChatRequest = { messages };
   if (config.system !== undefined) request.system = config.system;
-  const tools = runToolSpecs(turn.run);
-  if (tools.length > 0) request.tools = tools;
-  const options: Partial<ChatRequest> = request;
+  if (toolSpecs.length > 0) request.tools = [...toolSpecs];
   for (const key of MODEL_CALL_OPTIONS) {
-    if (config[key] !== undefined) Object.assign(options, { [key]: config[key] });
+    if (config[key] !== undefined) Object.assign(request, { [key]: config[key] });
   }
   return extra ? { ...request, ...extra } : request;
 }

@@ -1,7 +1,7 @@
-import type { RunContext, TurnContext } from '../loop/loop-event.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { Turn } from '../loop/turn.js';
 import { repairMessageSequence, validateMessageSequence } from '../messages/message-sequence.js';
 import type { Message } from '../messages/types.js';
-import type { TurnIO } from './turn-operator.js';
 
 interface Cursor {
   checked: number;
@@ -9,28 +9,30 @@ interface Cursor {
   open?: Set<string>;
 }
 
-const cursors = new WeakMap<RunContext, Cursor>();
+// Keyed by a transcript's backing store: appends in a line share it, so each message of a
+// run is checked once (a long run stays linear); a fork gets a store of its own.
+const cursors = new WeakMap<readonly Message[], Cursor>();
 
 /**
- * Checks the messages a call is about to send and repairs them if a provider would refuse
- * them (a `warning` says what was repaired). The run's own transcript is checked
- * incrementally (only what was appended since the last call), so a long run stays linear;
+ * The messages a call is about to send, repaired if a provider would refuse them, with the
+ * `warning` that says what was repaired. The turn's own transcript is checked incrementally;
  * a rewritten context (compaction) is checked whole.
  *
  * @example
- * const messages = checkSequence(turn, io) ?? turn.run.modelMessages;
+ * const { messages, warning } = checkSequence(turn);
  */
-export function checkSequence(turn: TurnContext, io: TurnIO): readonly Message[] | undefined {
-  if (turn.context) return repairIfNeeded(turn.context, turn, io);
-  const messages = turn.run.modelMessages;
-  let cursor = cursors.get(turn.run);
-  if (!cursor) {
+export function checkSequence(turn: Turn): { messages: readonly Message[]; warning?: AgentEvent } {
+  if (turn.context) return repairIfNeeded(turn.context, turn);
+  const log = turn.modelTranscript;
+  const store = log.store;
+  let cursor = cursors.get(store);
+  if (!cursor || cursor.checked > log.length) {
     cursor = { checked: 0 };
-    cursors.set(turn.run, cursor);
+    cursors.set(store, cursor);
   }
   let valid = true;
-  for (let i = cursor.checked; i < messages.length; i++) {
-    const m = messages[i] as Message;
+  for (let i = cursor.checked; i < log.length; i++) {
+    const m = store[i] as Message;
     if (m.role === 'tool') {
       if (!cursor.open?.delete(m.toolCallId)) valid = false;
       continue;
@@ -40,23 +42,25 @@ export function checkSequence(turn: TurnContext, io: TurnIO): readonly Message[]
     if (m.role !== 'assistant') continue;
     for (const p of m.content) if (p.type === 'tool-call') (cursor.open ??= new Set()).add(p.id);
   }
-  cursor.checked = messages.length;
+  cursor.checked = log.length;
   if (cursor.open?.size) valid = false;
-  if (valid) return undefined;
+  if (valid) return { messages: turn.modelMessages };
   // Rare: something appended an invalid sequence. Repair this call's copy and start over.
-  cursors.delete(turn.run);
-  return repairIfNeeded(messages, turn, io);
+  cursors.delete(store);
+  return repairIfNeeded(turn.modelMessages, turn);
 }
 
-function repairIfNeeded(messages: readonly Message[], turn: TurnContext, io: TurnIO): readonly Message[] {
-  if (validateMessageSequence(messages).length === 0) return messages;
+function repairIfNeeded(messages: readonly Message[], turn: Turn): { messages: readonly Message[]; warning?: AgentEvent } {
+  if (validateMessageSequence(messages).length === 0) return { messages };
   const { messages: repaired, repairs } = repairMessageSequence(messages, turn.run.scheduler.now());
-  io.emit({
-    type: 'warning',
-    message:
-      `Repaired the transcript before step ${turn.step}: ` +
-      repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''}`).join(', ') +
-      '.',
-  });
-  return repaired as Message[];
+  return {
+    messages: repaired as Message[],
+    warning: {
+      type: 'warning',
+      message:
+        `Repaired the transcript before step ${turn.step}: ` +
+        repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''}`).join(', ') +
+        '.',
+    },
+  };
 }

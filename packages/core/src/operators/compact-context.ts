@@ -1,6 +1,7 @@
-import { defer, from, isObservable, map, of, type Observable, type ObservableInput } from 'rxjs';
+import { catchError, concatMap, defer, from, isObservable, last, map, of, type Observable, type ObservableInput } from 'rxjs';
 import type { ContextManager, ContextManagerContext, ContextProjection } from '../context/context-manager.js';
-import type { LoopOperator, TurnContext } from '../loop/loop-event.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { LoopItem, LoopOperator, Turn, TurnContextUpdate } from '../loop/turn.js';
 import { turnOperator } from './turn-operator.js';
 
 function isProjection(value: unknown): value is ContextProjection {
@@ -12,15 +13,17 @@ function isProjection(value: unknown): value is ContextProjection {
   );
 }
 
-function projection$(
-  value: ContextProjection | ObservableInput<ContextProjection>,
-): Observable<ContextProjection> {
-  return isProjection(value) ? of(value) : from(value);
+function projection$(value: ContextProjection | ObservableInput<ContextProjection>): Observable<ContextProjection> {
+  return isProjection(value) ? of(value) : from(value).pipe(last());
 }
 
-function managerContext(turn: TurnContext): ContextManagerContext {
-  const run = turn.run;
-  return { step: turn.step, usage: run.usage, signal: run.signal, scheduler: run.scheduler };
+function managerContext(turn: Turn): ContextManagerContext {
+  const { run } = turn;
+  return { step: turn.step, usage: turn.usage, signal: run.signal, scheduler: run.scheduler };
+}
+
+function compactionEvents(p: ContextProjection): AgentEvent[] {
+  return p.compaction ? [{ type: 'compaction', ...p.compaction }] : [];
 }
 
 /**
@@ -37,35 +40,30 @@ function managerContext(turn: TurnContext): ContextManagerContext {
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(compactContext(myManager), llmStep(), executeTools()) });
  */
 export function compactContext(manager: ContextManager): LoopOperator {
-  return turnOperator((turn, io) => {
-    const input = turn.context ?? turn.run.modelMessages;
-    if (manager.recoverOverflow) {
-      const recover = manager.recoverOverflow.bind(manager);
-      turn.recoverOverflow = (error) =>
-        defer(() =>
-          projection$(recover(turn.context ?? turn.run.modelMessages, error, managerContext(turn))),
-        ).pipe(
-          map((p) => {
-            if (p.compaction) io.emit({ type: 'compaction', ...p.compaction });
-            turn.context = p.messages;
-            return p.messages;
-          }),
-        );
-    }
-    const sub = defer(() => projection$(manager.project(input, managerContext(turn)))).subscribe({
-      next(p) {
-        if (p.messages !== input) turn.context = p.messages;
-        if (p.compaction) io.emit({ type: 'compaction', ...p.compaction });
-      },
-      error(error: unknown) {
-        io.emit({
-          type: 'warning',
-          message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
-        });
-        io.done();
-      },
-      complete: () => io.done(),
-    });
-    return sub;
+  return turnOperator('compactContext', (turn) => {
+    const input = turn.context ?? turn.modelMessages;
+    const recover = manager.recoverOverflow?.bind(manager);
+    const recoverOverflow = recover
+      ? (error: unknown): Observable<TurnContextUpdate> =>
+          defer(() => projection$(recover(input, error, managerContext(turn)))).pipe(
+            map((p) => ({ messages: p.messages, events: compactionEvents(p) })),
+          )
+      : undefined;
+    return defer(() => projection$(manager.project(input, managerContext(turn)))).pipe(
+      map((p): LoopItem[] => [
+        ...compactionEvents(p),
+        p.messages !== input || recoverOverflow ? turn.withContext(p.messages, recoverOverflow) : turn,
+      ]),
+      catchError((error: unknown) =>
+        of<LoopItem[]>([
+          {
+            type: 'warning',
+            message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
+          },
+          recoverOverflow ? turn.withContext(input, recoverOverflow) : turn,
+        ]),
+      ),
+      concatMap((items) => from(items)),
+    );
   });
 }

@@ -1,4 +1,5 @@
-import type { LoopOperator } from '../loop/loop-event.js';
+import { of } from 'rxjs';
+import type { LoopOperator } from '../loop/turn.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import { turnOperator } from './turn-operator.js';
 
@@ -16,10 +17,5 @@ import { turnOperator } from './turn-operator.js';
  * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), mustFinish) });
  */
 export function guardStop(guard: StopGuard): LoopOperator {
-  return turnOperator(
-    (_turn, io) => io.done(),
-    (run) => {
-      run.stopGuards.push(guard);
-    },
-  );
+  return turnOperator('guardStop', (turn) => of(turn.withGuard(guard)));
 }

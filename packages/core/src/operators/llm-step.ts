@@ -1,7 +1,11 @@
-import type { LoopOperator } from '../loop/loop-event.js';
+import { concat, defer, of } from 'rxjs';
+import { validateLlmStepOptions } from '../config/validate-operator-options.js';
+import { PipelineError } from '../errors/pipeline-error.js';
+import type { LoopOperator } from '../loop/turn.js';
 import type { RetryBackoff } from '../loop/run-config.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
-import { LlmTurn } from './llm-turn.js';
+import { callModel } from './call-model.js';
+import { checkSequence } from './check-sequence.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -19,12 +23,12 @@ export interface LlmStepOptions {
 
 /**
  * Calls the model once per turn and streams its message: `message-start`, a
- * `message-update` per delta, `message-end`. Retryable failures are retried with backoff on
- * the scheduler (each announced by a `retry` event, the partial message discarded); a
- * context overflow is handed once to `compactContext`; a stop on the output limit with no
- * tool call asks the model to continue (at most 3 times a run). The transcript is validated
- * and repaired before every call. Tools run only after the message is complete, so a failed
- * call never has tools of its own turn behind it and a retry never repeats a tool.
+ * `message-update` per delta, `message-end`, then the turn with the message. Retryable
+ * failures are retried with backoff on the scheduler (each announced by a `retry` event, the
+ * partial message discarded); a context overflow is handed once to `compactContext`; a stop
+ * on the output limit with no tool call asks the model to continue (at most 3 times a run).
+ * The messages are validated and repaired before the call. Tools run only after the message
+ * is complete, so a retry never repeats a tool.
  *
  * @param model The model to call (default: the run's `model`).
  * @param options Retry and request overrides.
@@ -34,5 +38,18 @@ export interface LlmStepOptions {
  * runAgent({ model, prompt, pipeline: (turn$) => turn$.pipe(llmStep(fastModel, { maxRetries: 1 }), executeTools()) });
  */
 export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOperator {
-  return turnOperator((turn, io) => new LlmTurn(turn, io, model ?? turn.run.model, options).start());
+  validateLlmStepOptions(options);
+  return turnOperator('llmStep', (turn) =>
+    defer(() => {
+      if (turn.assistant) {
+        throw new PipelineError(
+          'llmStep() received a turn that already has the model\'s message: a pipeline calls the model ' +
+            'once per turn, so keep a single llmStep() in it.',
+        );
+      }
+      const { messages, warning } = checkSequence(turn);
+      const call$ = callModel(turn, model ?? turn.run.model, messages, options);
+      return warning ? concat(of(warning), call$) : call$;
+    }),
+  );
 }

@@ -1,6 +1,6 @@
-import type { Observable } from 'rxjs';
-import { MessageQueue, type UserInput } from '../loop/message-queue.js';
-import type { LoopOperator, RunContext } from '../loop/loop-event.js';
+import { of, type Observable } from 'rxjs';
+import type { MessageQueue, UserInput } from '../loop/message-queue.js';
+import type { LoopOperator } from '../loop/turn.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -16,12 +16,13 @@ export interface SteerOptions {
 }
 
 /**
- * Delivers user messages that arrive mid-run. They are queued and delivered at the start of
- * the next turn (messages queued before the first model call are delivered before it); in
- * `'interrupt'` mode a message arriving while tools run stops the batch early: calls not yet
- * started get `Skipped due to queued user message.`, running `interrupt: 'cancel'` tools are
- * aborted, `'block'` ones finish. A pending message keeps the run going even if the model
- * made no tool call.
+ * Delivers user messages that arrive mid-run. The source is subscribed when the first turn
+ * passes (and stays subscribed until the run ends); its messages are delivered at the start of
+ * the next turn. In `'interrupt'` mode a message arriving while tools run stops the batch
+ * early: calls not yet started get `Skipped due to queued user message.`, running
+ * `interrupt: 'cancel'` tools are aborted, `'block'` ones finish. A pending message keeps the
+ * run going even if the model made no tool call. Put it before `executeTools()` for
+ * interrupts in the first turn. An error of the source is a `warning`.
  *
  * @param input$ The messages (text or user messages), or a `MessageQueue` that outlives the run.
  * @param options The delivery mode.
@@ -29,17 +30,11 @@ export interface SteerOptions {
  *
  * @example
  * const userInput$ = new Subject<string>();
- * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), steer(userInput$)) });
+ * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(steer(userInput$), llmStep(), executeTools()) });
  * userInput$.next('Skip the tests folder.');
  */
-export function steer(
-  input$: Observable<UserInput> | MessageQueue,
-  options: SteerOptions = {},
-): LoopOperator {
-  return turnOperator(
-    (_turn, io) => io.done(),
-    (run) => attachQueue(input$, (queue) => run.steering.push({ queue, mode: options.mode ?? 'interrupt' })),
-  );
+export function steer(input$: Observable<UserInput> | MessageQueue, options: SteerOptions = {}): LoopOperator {
+  return turnOperator('steer', (turn) => of(turn.withSteering(turn.run.attach(input$), options.mode ?? 'interrupt')));
 }
 
 /**
@@ -53,39 +48,5 @@ export function steer(
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), followUp(of('Now summarize.'))) });
  */
 export function followUp(input$: Observable<UserInput> | MessageQueue): LoopOperator {
-  return turnOperator(
-    (_turn, io) => io.done(),
-    (run) => attachQueue(input$, (queue) => run.followUps.push(queue)),
-  );
-}
-
-/**
- * Registers a message source on a run: a queue as it is, an Observable through a new queue
- * it feeds until the run ends. Returns the teardown.
- */
-export function attachQueue(
-  input$: Observable<UserInput> | MessageQueue,
-  register: (queue: MessageQueue) => void,
-): (() => void) | undefined {
-  if (input$ instanceof MessageQueue) {
-    register(input$);
-    return undefined;
-  }
-  const queue = new MessageQueue();
-  register(queue);
-  const sub = input$.subscribe({ next: (m) => queue.push(m), error: () => undefined });
-  return () => sub.unsubscribe();
-}
-
-/** @internal Registers a run's config-level sources (used by runAgent for every pipeline). */
-export function attachConfigSources(run: RunContext): () => void {
-  const teardowns: ((() => void) | undefined)[] = [];
-  const { steering$, followUp$, guardStop, steeringMode } = run.config;
-  if (steering$)
-    teardowns.push(
-      attachQueue(steering$, (queue) => run.steering.push({ queue, mode: steeringMode ?? 'interrupt' })),
-    );
-  if (followUp$) teardowns.push(attachQueue(followUp$, (queue) => run.followUps.push(queue)));
-  if (guardStop) run.stopGuards.push(guardStop);
-  return () => teardowns.forEach((t) => t?.());
+  return turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
 }

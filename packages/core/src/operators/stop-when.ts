@@ -1,14 +1,17 @@
-import type { LoopOperator } from '../loop/loop-event.js';
-import { stepResultOf } from '../loop/step-result.js';
+import { defer, from } from 'rxjs';
+import { PipelineError } from '../errors/pipeline-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { LoopItem, LoopOperator } from '../loop/turn.js';
+import { evaluateStopCondition } from '../stop/evaluate-stop-condition.js';
 import type { StopCondition, StopContext } from '../stop/stop-condition.js';
-import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
  * Evaluates stop predicates after each step's model call and tools, before the next call.
  * Predicates OR together: the first that returns `true` (reason `predicate`) or a
  * `StopSignal` ends the run after this turn. A predicate that throws is reported as a
- * `warning` and counts as "do not stop".
+ * `warning` and counts as "do not stop" (inside `or` / `and` / `not` too). Put it after
+ * `llmStep()` (and after `executeTools()`, so the step's calls have their results).
  *
  * @param conditions Predicates (or arrays of them).
  * @return A loop operator.
@@ -18,51 +21,39 @@ import { turnOperator } from './turn-operator.js';
  */
 export function stopWhen(...conditions: (StopCondition | readonly StopCondition[])[]): LoopOperator {
   const predicates: StopCondition[] = conditions.flat();
-  return turnOperator((turn, io) => {
-    if (turn.stop || predicates.length === 0) return io.done();
-    const run = turn.run;
-    const step = stepResultOf(turn);
-    const context: StopContext = {
-      // Built on demand: copying every step for every turn would make long runs quadratic.
-      get steps() {
-        return [...run.steps, step];
-      },
-      step,
-      // The loop has already counted this step's message into run.usage.
-      usage: run.usage,
-      elapsedMs: run.scheduler.now() - run.startedAt,
-      messages: run.messages,
-    };
-    for (const predicate of predicates) {
-      let verdict: ReturnType<StopCondition>;
-      try {
-        verdict = predicate(context);
-      } catch (error) {
-        const name = predicate.name || 'anonymous';
-        io.emit({
-          type: 'warning',
-          message: `Stop predicate "${name}" threw and was ignored: ${error instanceof Error ? error.message : String(error)}`,
-        });
-        continue;
+  return turnOperator('stopWhen', (turn) =>
+    defer(() => {
+      const step = turn.stepResult();
+      if (!step) {
+        throw new PipelineError(
+          'stopWhen() received a turn without the model\'s message: put stopWhen() after llmStep() and executeTools().',
+        );
       }
-      const signal = toSignal(verdict, predicate);
-      if (signal) {
-        turn.stop = signal;
-        break;
+      if (turn.stop || predicates.length === 0) return from([turn]);
+      const warnings: AgentEvent[] = [];
+      const context: StopContext = {
+        // Built on demand: copying every step for every turn would make long runs quadratic.
+        get steps() {
+          return [...turn.steps, step];
+        },
+        step,
+        usage: turn.usage,
+        elapsedMs: turn.run.scheduler.now() - turn.run.startedAt,
+        get messages() {
+          return turn.messages;
+        },
+        warn: (message) => warnings.push({ type: 'warning', message }),
+      };
+      let next = turn;
+      for (const predicate of predicates) {
+        const signal = evaluateStopCondition(predicate, context);
+        if (signal) {
+          next = turn.withStop(signal);
+          break;
+        }
       }
-    }
-    io.done();
-  });
-}
-
-function toSignal(verdict: ReturnType<StopCondition>, predicate: StopCondition): StopSignal | undefined {
-  if (verdict === true) {
-    return stopSignal(
-      'predicate',
-      'A stop condition was met.',
-      predicate.name ? { source: predicate.name } : {},
-    );
-  }
-  if (typeof verdict === 'object' && verdict !== null && typeof verdict.reason === 'string') return verdict;
-  return undefined;
+      const items: LoopItem[] = [...warnings, next];
+      return from(items);
+    }),
+  );
 }

@@ -1,17 +1,30 @@
-import { Subscription } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  from,
+  map,
+  merge,
+  mergeMap,
+  Observable,
+  of,
+  startWith,
+  Subject,
+  take,
+  takeUntil,
+  tap,
+} from 'rxjs';
 import type { AgentStop } from '../errors/agent-stop.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { MessageQueue } from '../loop/message-queue.js';
-import type { TurnContext } from '../loop/loop-event.js';
+import type { LoopItem, Turn } from '../loop/turn.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
 import { stopSignal } from '../stop/stop-signal.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';
-import { ToolCallRun, type CallSink } from '../tools/run-tool-call.js';
-import type { AnyTool } from '../tools/tool.js';
+import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
 import { errorToolResult } from '../tools/tool-output.js';
-import { LazyAbortController } from '../util/lazy-abort.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
-import type { TurnIO } from './turn-operator.js';
 
 /**
  * Result text of calls not started because a steering message arrived (agentcore's wording).
@@ -35,222 +48,170 @@ export const SKIPPED_FOR_STOP_TEXT = 'Skipped because a tool stopped the run.';
  */
 export const CANCELLED_FOR_STEERING_TEXT = 'Tool call was cancelled: a user message arrived.';
 
-/** One call of the batch; the sink its `ToolCallRun` reports to. */
-class Slot implements CallSink {
-  state: 'waiting' | 'running' | 'done' = 'waiting';
-  cancel?: LazyAbortController;
-  run?: ToolCallRun;
-  settled?: CallSettled;
+/** Consecutive calls that may share the pool, or one call that runs alone. */
+interface Group {
+  safe: boolean;
+  indexes: number[];
+}
 
-  constructor(
-    private readonly batch: ToolBatch,
-    readonly call: ToolCallPart,
-    readonly tool: AnyTool | undefined,
-    readonly safe: boolean,
-  ) {}
-
-  emit(event: AgentEvent): void {
-    this.batch.io.emit(event);
-  }
-
-  settle(outcome: CallSettled): void {
-    this.batch.settle(this, outcome);
-  }
+function groupsOf(turn: Turn, calls: readonly ToolCallPart[]): Group[] {
+  const groups: Group[] = [];
+  calls.forEach((call, i) => {
+    const safe = flag(turn.run.tools.get(call.name)?.concurrencySafe, call.args, true);
+    const last = groups[groups.length - 1];
+    if (safe && last?.safe) last.indexes.push(i);
+    else groups.push({ safe, indexes: [i] });
+  });
+  return groups;
 }
 
 /**
- * The tool calls of one turn: started in order, up to `concurrency` at once (a call whose tool
- * is not concurrency-safe alone), their results put in the transcript in call order once all
- * are done. Steering (interrupt mode) stops starting calls and cancels `interrupt: 'cancel'`
+ * The tool calls of one turn as a cold Observable: started in call order, up to
+ * `concurrency` at once (a call whose tool is not concurrency-safe alone); `tool-start`,
+ * progress, approvals and `tool-end` as they happen (completion order); then the results'
+ * `message-start`/`message-end` in call order and the turn with the results. A steering
+ * message (interrupt mode) stops starting calls and cancels running `interrupt: 'cancel'`
  * tools; `AgentStop` stops starting calls and ends the run after the turn; the breaker counts
- * consecutive failures per tool. It is the batch's Subscription: unsubscribing aborts the
- * running calls.
+ * consecutive failures per tool. Unsubscribing aborts every running call.
  *
  * @example
- * const batch = new ToolBatch(turn, toolCalls(turn.assistant), options, io).start();
+ * runToolBatch(turn, toolCalls(turn.assistant), { concurrency: 2 }).subscribe((item) => console.log(item.type));
  */
-export class ToolBatch extends Subscription {
-  private readonly slots: Slot[];
-  private readonly concurrency: number;
-  private readonly maxToolErrors: number;
-  private readonly interruptQueues: MessageQueue[];
-  private next = 0;
-  private running = 0;
-  private pumping = false;
-  private finished = false;
-  private skipText?: string;
-  private stop?: { error: AgentStop; call: ToolCallPart };
-
-  constructor(
-    private readonly turn: TurnContext,
-    calls: readonly ToolCallPart[],
-    private readonly options: ExecuteToolsOptions,
-    readonly io: TurnIO,
-  ) {
-    super();
-    const run = turn.run;
-    this.concurrency = Math.max(1, options.concurrency ?? run.config.toolConcurrency ?? 8);
-    this.maxToolErrors = options.maxToolErrors ?? run.config.maxToolErrors ?? 3;
-    this.slots = calls.map((call) => {
-      const tool = run.tools.get(call.name);
-      return new Slot(this, call, tool, flag(tool?.concurrencySafe, call.args, true));
-    });
-    this.interruptQueues = [];
-    for (const s of run.steering) if (s.mode === 'interrupt') this.interruptQueues.push(s.queue);
-  }
-
-  /** Starts as many calls as may run; returns this batch (its teardown). */
-  start(): this {
-    for (const queue of this.interruptQueues) {
-      this.add(queue.pushed$.subscribe(() => (this.checkInterrupt(), this.pump())));
-    }
-    this.checkInterrupt();
-    this.pump();
-    return this;
-  }
-
-  override unsubscribe(): void {
-    super.unsubscribe();
-    for (const slot of this.slots) {
-      if (slot.state !== 'running') continue;
-      slot.cancel?.abort('cancelled');
-      slot.run?.unsubscribe();
-    }
-  }
-
-  /** A call ended: count it for the breaker, report it, start what may start now. */
-  settle(slot: Slot, outcome: CallSettled): void {
-    if (slot.state === 'done') return;
-    slot.state = 'done';
-    slot.settled = outcome;
-    this.running--;
-    const { call } = slot;
-    const errors = this.turn.run.toolErrors;
-    if (outcome.outcome === 'error') errors.set(call.name, (errors.get(call.name) ?? 0) + 1);
-    else if (outcome.outcome === 'success' && errors.size > 0) errors.delete(call.name);
-    if (outcome.stop && !this.stop) {
-      this.stop = { error: outcome.stop, call };
-      this.skipText ??= SKIPPED_FOR_STOP_TEXT;
-    }
-    this.io.emit({
-      type: 'tool-end',
-      toolCallId: call.id,
-      toolName: call.name,
-      args: call.args,
-      result: outcome.result,
-      isError: outcome.result.isError,
-    });
-    this.checkInterrupt();
-    this.pump();
-  }
-
-  private checkInterrupt(): void {
-    if (this.skipText || !this.interruptQueues.some((q) => q.size > 0)) return;
-    this.skipText = SKIPPED_FOR_STEERING_TEXT;
-    for (const slot of this.slots) {
-      if (slot.state !== 'running' || slot.tool?.interrupt !== 'cancel') continue;
-      slot.cancel?.abort('interrupted');
-      slot.run?.unsubscribe();
-      this.settle(slot, {
-        type: 'call-settled',
-        result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
-        outcome: 'refused',
-      });
-    }
-  }
-
-  private pump(): void {
-    if (this.pumping || this.finished) return;
-    this.pumping = true;
-    const slots = this.slots;
-    while (this.next < slots.length && !this.skipText) {
-      const slot = slots[this.next] as Slot;
-      const canStart =
-        this.running === 0 ||
-        (slot.safe &&
-          this.running < this.concurrency &&
-          !slots.some((s) => s.state === 'running' && !s.safe));
-      if (!canStart) break;
-      this.next++;
-      this.startCall(slot);
-    }
-    this.pumping = false;
-    if (this.running === 0 && (this.next >= slots.length || this.skipText)) this.finish();
-  }
-
-  private startCall(slot: Slot): void {
-    slot.state = 'running';
-    this.running++;
-    const { call } = slot;
-    const { run, options } = { run: this.turn.run, options: this.options };
+export function runToolBatch(
+  turn: Turn,
+  calls: readonly ToolCallPart[],
+  options: ExecuteToolsOptions,
+): Observable<LoopItem> {
+  return defer(() => {
+    const { run } = turn;
     const config = run.config;
-    this.io.emit({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
-    const errors = run.toolErrors.get(call.name) ?? 0;
-    if (this.maxToolErrors > 0 && errors >= this.maxToolErrors) {
-      const text = `Tool "${call.name}" disabled after ${this.maxToolErrors} consecutive errors.`;
-      return this.settle(slot, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
-    }
-    // An abort or unsubscribe of the run tears this batch down, which aborts the call.
-    slot.cancel = new LazyAbortController();
-    slot.run = new ToolCallRun(
-      {
-        runId: run.runId,
-        call,
-        tool: slot.tool,
-        tools: run.tools,
-        cancel: slot.cancel,
-        scheduler: run.scheduler,
-        messages: run.messages,
-        timeoutMs: slot.tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
-        approvalRequired: (options.approvalRequired ?? config.approvalRequired ?? []).includes(call.name),
-        approver: options.approver ?? config.approver,
-        toolGate: options.toolGate ?? config.toolGate,
-        middlewares: options.middlewares ?? config.middlewares ?? [],
-      },
-      slot,
-    ).start();
-  }
+    const concurrency = options.concurrency ?? config.toolConcurrency ?? 8;
+    const maxToolErrors = options.maxToolErrors ?? config.maxToolErrors ?? 3;
+    const outcomes: (CallSettled | undefined)[] = calls.map(() => undefined);
+    const toolErrors = new Map(turn.toolErrors);
+    const progress = new Subject<AgentEvent>();
+    const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
+    let skipText: string | undefined;
+    let stop: { error: AgentStop; call: ToolCallPart } | undefined;
 
-  private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
-    super.unsubscribe(); // the steering listeners; the calls are all done
-    const { io, turn } = this;
-    for (const slot of this.slots) {
-      if (slot.state !== 'waiting') continue;
-      const result = errorToolResult(this.skipText ?? SKIPPED_FOR_STEERING_TEXT);
-      slot.state = 'done';
-      slot.settled = { type: 'call-settled', result, outcome: 'refused' };
-      const { id, name, args } = slot.call;
-      io.emit({ type: 'tool-start', toolCallId: id, toolName: name, args });
-      io.emit({ type: 'tool-end', toolCallId: id, toolName: name, args, result, isError: true });
-    }
-    const now = turn.run.scheduler.now();
-    const results: ToolResultMessage[] = this.slots.map((slot) => {
-      const result = slot.settled?.result ?? errorToolResult('Tool call was cancelled.');
-      return {
-        role: 'tool',
-        toolCallId: slot.call.id,
-        toolName: slot.call.name,
-        content: result.content,
-        isError: result.isError,
-        timestamp: now,
-      };
-    });
-    for (const message of results) {
-      io.emit({ type: 'message-start', message });
-      io.emit({ type: 'message-end', message });
-    }
-    turn.toolResults = results;
-    const stop = this.stop;
-    if (stop) {
-      turn.stop = stopSignal('stop-requested', stop.error.reason, {
-        source: stop.call.name,
-        ...(stop.error.context ? { context: stop.error.context } : {}),
+    const steered = (): boolean => {
+      if (!skipText && interruptQueues.some((q) => q.size > 0)) skipText = SKIPPED_FOR_STEERING_TEXT;
+      return skipText !== undefined;
+    };
+    // Emits when a steering message is (or already was) queued: cancels `interrupt: 'cancel'` tools.
+    const interrupted$ = merge(...interruptQueues.map((q) => q.pushed$)).pipe(
+      startWith(undefined),
+      filter(() => steered()),
+      take(1),
+    );
+
+    const settle = (i: number, outcome: CallSettled): AgentEvent => {
+      const call = calls[i] as ToolCallPart;
+      outcomes[i] = outcome;
+      if (outcome.outcome === 'error') toolErrors.set(call.name, (toolErrors.get(call.name) ?? 0) + 1);
+      else if (outcome.outcome === 'success') toolErrors.delete(call.name);
+      if (outcome.stop && !stop) {
+        stop = { error: outcome.stop, call };
+        skipText ??= SKIPPED_FOR_STOP_TEXT;
+      }
+      const { result } = outcome;
+      return { type: 'tool-end', toolCallId: call.id, toolName: call.name, args: call.args, result, isError: result.isError };
+    };
+
+    const runOne = (i: number): Observable<AgentEvent> =>
+      defer(() => {
+        if (steered()) return EMPTY; // left for the skipped results at the end
+        const call = calls[i] as ToolCallPart;
+        const tool = run.tools.get(call.name);
+        const start: AgentEvent = { type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args };
+        if (maxToolErrors > 0 && (toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
+          const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
+          return of(start, settle(i, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' }));
+        }
+        let call$: Observable<CallItem> = runToolCall({
+          runId: run.runId,
+          call,
+          tool,
+          tools: run.tools,
+          scheduler: run.scheduler,
+          messages: turn.messages,
+          timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
+          approvalRequired: (options.approvalRequired ?? config.approvalRequired ?? []).includes(call.name),
+          approver: options.approver ?? config.approver,
+          toolGate: options.toolGate ?? config.toolGate,
+          middlewares: options.middlewares ?? config.middlewares ?? [],
+          progress: (event) => progress.next(event),
+        });
+        if (tool?.interrupt === 'cancel' && interruptQueues.length > 0) {
+          const cancelled: CallSettled = {
+            type: 'call-settled',
+            result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
+            outcome: 'refused',
+          };
+          let done = false;
+          call$ = concat(
+            call$.pipe(
+              takeUntil(interrupted$),
+              tap((item) => (done ||= item.type === 'call-settled')),
+            ),
+            // Cut off before its outcome: the steering message cancelled it.
+            defer(() => (done ? EMPTY : of(cancelled))),
+          );
+        }
+        return concat(
+          of(start),
+          call$.pipe(map((item) => (item.type === 'call-settled' ? settle(i, item) : item))),
+        );
       });
-    } else if (this.slots.every((s) => s.settled?.outcome === 'rejected')) {
-      turn.stop = stopSignal('rejected', `Every tool call of step ${turn.step} was rejected.`);
-    }
-    io.done();
-  }
+
+    const work$ = from(groupsOf(turn, calls)).pipe(
+      concatMap((group) =>
+        group.safe
+          ? from(group.indexes).pipe(mergeMap(runOne, concurrency))
+          : runOne(group.indexes[0] as number),
+      ),
+      tap({ complete: () => progress.complete(), error: () => progress.complete() }),
+    );
+
+    const finish = (): Observable<LoopItem> => {
+      const events: LoopItem[] = [];
+      const now = run.scheduler.now();
+      const results: ToolResultMessage[] = calls.map((call, i) => {
+        let outcome = outcomes[i];
+        if (!outcome) {
+          outcome = { type: 'call-settled', result: errorToolResult(skipText ?? SKIPPED_FOR_STEERING_TEXT), outcome: 'refused' };
+          outcomes[i] = outcome;
+          const { id, name, args } = call;
+          events.push(
+            { type: 'tool-start', toolCallId: id, toolName: name, args },
+            { type: 'tool-end', toolCallId: id, toolName: name, args, result: outcome.result, isError: true },
+          );
+        }
+        return {
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: outcome.result.content,
+          isError: outcome.result.isError,
+          timestamp: now,
+        };
+      });
+      for (const message of results) events.push({ type: 'message-start', message }, { type: 'message-end', message });
+      let next = turn.withToolResults(results, toolErrors);
+      if (stop) {
+        next = next.withStop(
+          stopSignal('stop-requested', stop.error.reason, {
+            source: stop.call.name,
+            ...(stop.error.context ? { context: stop.error.context } : {}),
+          }),
+        );
+      } else if (outcomes.every((o) => o?.outcome === 'rejected')) {
+        next = next.withStop(stopSignal('rejected', `Every tool call of step ${turn.step} was rejected.`));
+      }
+      events.push(next);
+      return from(events);
+    };
+
+    return concat(merge(progress, work$), defer(finish));
+  });
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
+import { appendMessages } from './transcript-log.js';
 
 /**
  * A shallow copy of the state, written out field by field: object spread costs ~30x more in
@@ -28,8 +29,10 @@ function copy(s: AgentState): AgentState {
 
 /**
  * The pure state fold: `(state, event) → state`, like an NgRx reducer. Events that change
- * nothing return the same object (so `distinctUntilChanged` works), and a streamed delta
- * costs O(delta): the partial message is taken as it is, never copied with the transcript.
+ * nothing return the same object (so `distinctUntilChanged` works). A streamed delta costs
+ * O(delta) (the partial message is taken as it is) and a new message O(1) amortised: the
+ * transcript is a read-only view of an append-only log, never copied per message. An
+ * `agent-start` that carries the run's starting transcript (`messages`) starts from it.
  *
  * @example
  * const state = recordedEvents.reduce(reduceAgentState, initialAgentState());
@@ -46,6 +49,8 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.phase = 'starting';
       next.step = 0;
       next.runId = event.runId;
+      // The run's own starting transcript (prior messages, repaired) replaces the one we had.
+      if (event.messages) next.messages = event.messages;
       next.streamingMessage = undefined;
       next.pendingToolCalls = [];
       next.activeTools = [];
@@ -70,8 +75,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
     case 'message-end': {
       const message = event.message;
       next = copy(state);
-      // One copy of the transcript per message (never per delta); concat is ~4x faster than spread.
-      next.messages = state.messages.concat([message]);
+      next.messages = appendMessages(state.messages, message);
       if (message.role === 'tool' && message.toolCallId in state.finishedTools) {
         const { [message.toolCallId]: _done, ...finishedTools } = state.finishedTools;
         next.finishedTools = finishedTools;

@@ -4,11 +4,13 @@ import { toolErrorResult } from '../messages/message-helpers.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
 import { isTerminal, type AgentState } from './agent-state.js';
+import { appendMessages } from './transcript-log.js';
 
 /**
  * Closes a transcript: every tool call without a result gets the result it finished with
  * (from `finished`) or a `Tool call was cancelled.` error result, so the next request is
- * accepted by strict providers. Returns the same array when nothing is open.
+ * accepted by strict providers. Returns the same array when nothing is open; otherwise a
+ * read-only view with the results appended (the transcript is not copied).
  *
  * @example
  * const safe = closeTranscript(state.messages, scheduler.now());
@@ -51,7 +53,7 @@ export function closeTranscript(
       timestamp,
     };
   });
-  return [...messages, ...results];
+  return appendMessages(messages, ...results);
 }
 
 /**
@@ -71,7 +73,7 @@ export function terminate(
   if (isTerminal(state.phase)) return state;
   let messages = state.messages;
   if (state.streamingMessage && phase === 'cancelled' && state.streamingMessage.content.length > 0) {
-    messages = [...messages, closeAbortedMessage(state.streamingMessage)];
+    messages = appendMessages(messages, closeAbortedMessage(state.streamingMessage));
   }
   messages = closeTranscript(messages, timestamp, state.finishedTools);
   const next: AgentState = {

@@ -1,22 +1,11 @@
-import type { StopCondition, StopContext } from './stop-condition.js';
+import { evaluateStopCondition, judgeStopCondition } from './evaluate-stop-condition.js';
+import type { StopCondition } from './stop-condition.js';
 import { stopSignal, type StopSignal } from './stop-signal.js';
 
-function verdictOf(condition: StopCondition, context: StopContext): StopSignal | undefined {
-  const verdict = condition(context);
-  if (verdict === true) {
-    return stopSignal(
-      'predicate',
-      'A stop condition was met.',
-      condition.name ? { source: condition.name } : {},
-    );
-  }
-  if (typeof verdict === 'object' && verdict !== null && typeof verdict.reason === 'string') return verdict;
-  return undefined;
-}
-
 /**
- * Stops when any of the conditions does (the first one's signal). A throwing condition
- * throws out of `or` (and is reported by `stopWhen`).
+ * Stops when any of the conditions does, with the signal of the first one that does. A
+ * condition that throws is reported through `context.warn` and counts as not met; the
+ * others are still evaluated.
  *
  * @example
  * stopWhen(or(tokenBudget(50_000), timeBudget(30_000)));
@@ -24,7 +13,7 @@ function verdictOf(condition: StopCondition, context: StopContext): StopSignal |
 export function or(...conditions: StopCondition[]): StopCondition {
   return function or(context) {
     for (const condition of conditions) {
-      const signal = verdictOf(condition, context);
+      const signal = evaluateStopCondition(condition, context);
       if (signal) return signal;
     }
     return undefined;
@@ -32,32 +21,37 @@ export function or(...conditions: StopCondition[]): StopCondition {
 }
 
 /**
- * Stops when every condition does (the last one's signal).
+ * Stops when every condition does, with the most specific signal: one whose reason is not the
+ * generic `predicate` (e.g. `steps-limit`, `token-limit`, `time-limit`) wins, and among equally
+ * specific ones the first condition's. A condition that throws is reported through
+ * `context.warn` and counts as not met.
  *
  * @example
- * stopWhen(and(stepCountIs(3), hasToolCall('finish')));
+ * stopWhen(and(stepCountIs(3), hasToolCall('finish')));  // reason steps-limit
  */
 export function and(...conditions: StopCondition[]): StopCondition {
   return function and(context) {
-    let last: StopSignal | undefined;
+    let chosen: StopSignal | undefined;
     for (const condition of conditions) {
-      last = verdictOf(condition, context);
-      if (!last) return undefined;
+      const signal = evaluateStopCondition(condition, context);
+      if (!signal) return undefined;
+      if (!chosen || (chosen.reason === 'predicate' && signal.reason !== 'predicate')) chosen = signal;
     }
-    return last;
+    return chosen;
   };
 }
 
 /**
- * Stops when the condition does not (reason `predicate`).
+ * Stops when the condition does not (reason `predicate`). A condition that throws is reported
+ * through `context.warn` and is neither met nor not met: `not` of it does not stop.
  *
  * @example
  * stopWhen(not(hasToolCall('search')));  // stop at the first step without a search
  */
 export function not(condition: StopCondition): StopCondition {
   return function not(context) {
-    return verdictOf(condition, context)
-      ? undefined
-      : stopSignal('predicate', `Not (${condition.name || 'condition'}) was met.`, { source: 'not' });
+    return judgeStopCondition(condition, context).kind === 'not-met'
+      ? stopSignal('predicate', `Not (${condition.name || 'condition'}) was met.`, { source: 'not' })
+      : undefined;
   };
 }

@@ -19,6 +19,11 @@ export interface StopContext {
   elapsedMs: number;
   /** The transcript so far. */
   messages: readonly AgentMessage[];
+  /**
+   * Reports a problem that does not stop the run (a predicate that threw); the operator
+   * evaluating the predicates turns each call into a `warning` event.
+   */
+  warn?(message: string): void;
 }
 
 /**

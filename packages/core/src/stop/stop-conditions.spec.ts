@@ -194,11 +194,11 @@ describe('combinators', () => {
     expect(c(ctx(5, ['finish']))).toMatchObject({ source: 'stepCountIs' });
   });
 
-  it('and stops when all do', () => {
+  it('and stops when all do, with the most specific signal', () => {
     const c = and(stepCountIs(2), hasToolCall('finish'));
     expect(c(ctx(3))).toBeUndefined();
     expect(c(ctx(1, ['finish']))).toBeUndefined();
-    expect(c(ctx(3, ['finish']))).toMatchObject({ source: 'hasToolCall' });
+    expect(c(ctx(3, ['finish']))).toMatchObject({ reason: 'steps-limit', source: 'stepCountIs' });
   });
 
   it('not inverts, and true counts like a signal', () => {

@@ -7,12 +7,16 @@ import type { ToolContext } from './tool.js';
 /**
  * The `ToolContext` of one call. A class, not an object literal: its `signal` getter lives on
  * the prototype, so making one per call costs little (a literal with a getter is ~20x dearer).
+ * Progress reported after the call ended is dropped.
  *
  * @example
  * const ctx = new CallContext(runId, call.id, call.name, cancel, scheduler, messages, emit);
  * tool.execute(args, ctx);
  */
 export class CallContext implements ToolContext {
+  /** False once the call has ended: later progress is dropped. */
+  open = true;
+
   constructor(
     readonly runId: string,
     readonly toolCallId: string,
@@ -29,6 +33,7 @@ export class CallContext implements ToolContext {
 
   // An own function, not a method: tools destructure it (`execute: (args, { progress }) => …`).
   readonly progress = (progress: unknown): void => {
+    if (!this.open) return;
     this.emit({
       type: 'tool-update',
       toolCallId: this.toolCallId,

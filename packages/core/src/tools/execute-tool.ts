@@ -1,18 +1,20 @@
-import { defer, isObservable, map, Observable, race, timer, type SchedulerLike } from 'rxjs';
+import { catchError, defer, from, isObservable, last, map, Observable, of, tap, timeout, type SchedulerLike } from 'rxjs';
 import { AgentStop } from '../errors/agent-stop.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { ToolCallPart } from '../messages/types.js';
-import { isPromiseLike, toObservable } from '../util/to-observable.js';
+import { isPromiseLike } from '../util/to-observable.js';
+import type { CallContext } from './call-context.js';
 import { settled, type CallSettled } from './call-settled.js';
-import type { AnyTool, ToolContext } from './tool.js';
+import type { AnyTool } from './tool.js';
 import type { ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult, toToolResult } from './tool-output.js';
 
 /** What `executeTool` needs besides the call. */
 export interface ExecuteToolEnv {
   tool: AnyTool;
-  ctx: ToolContext;
+  ctx: CallContext;
   middlewares: readonly ToolMiddleware[];
+  /** Infinity: no timeout. */
   timeoutMs: number;
   scheduler: SchedulerLike;
   /** Called when the timeout fires (aborts the call's signal). */
@@ -27,12 +29,30 @@ function failure(error: unknown): CallSettled {
 }
 
 const fromResult = (result: ToolResult): CallSettled => settled(result, result.isError ? 'error' : 'success');
+const EMPTY_RESULT: ToolResult = { content: [{ type: 'text', text: '' }], isError: false };
+
+/**
+ * What `execute` returned, as an Observable of its result: a Promise's value, or an
+ * Observable's last value — each of whose values is reported as progress when it is emitted.
+ */
+function returned(tool: AnyTool, value: unknown, ctx: CallContext): Observable<ToolResult> {
+  if (isObservable(value)) {
+    return value.pipe(
+      tap((v) => ctx.progress(v)),
+      last(undefined, undefined as unknown),
+      map((v) => toToolResult(tool, v)),
+    );
+  }
+  if (isPromiseLike(value)) return from(value).pipe(map((v) => toToolResult(tool, v)));
+  return of(toToolResult(tool, value));
+}
 
 /**
  * Runs a tool's `execute` through the middlewares (first is outermost) under the call's
- * timeout. A synchronous tool without middlewares returns its settled result at once, with no
- * Observable and no timer (the cheap common case); anything asynchronous is an Observable that
- * races a timer on the scheduler. Errors become error results; `AgentStop` is passed on.
+ * timeout (on the scheduler). Each middleware sees `next`'s whole stream, completion
+ * included; the call's result is the last value of the outermost one. A synchronous tool
+ * without middlewares is settled at once, with no Observable and no timer. Errors become
+ * error results; `AgentStop` is passed on.
  *
  * @example
  * const outcome = executeTool({ ...call, args }, env);
@@ -43,7 +63,7 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
   if (env.middlewares.length === 0) {
     let value: unknown;
     try {
-      value = tool.execute(call.args, ctx);
+      value = tool.execute(call.args as never, ctx);
     } catch (error) {
       return failure(error);
     }
@@ -54,79 +74,36 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
         return failure(error);
       }
     }
-    return withTimeout(
-      call,
-      env,
-      settle(lastValueAsResult(toObservable(value), ctx).pipe(map((v) => toToolResult(tool, v)))),
-    );
+    return withTimeout(call, env, settle(returned(tool, value, ctx)));
   }
   const inner = (c: ToolCallPart): Observable<ToolResult> =>
-    defer(() => lastValueAsResult(toObservable(tool.execute(c.args, ctx)), ctx)).pipe(
-      map((v) => toToolResult(tool, v)),
-    );
+    defer(() => returned(tool, tool.execute(c.args as never, ctx), ctx));
   const chain = env.middlewares.reduceRight<(c: ToolCallPart) => Observable<ToolResult>>(
-    (next, middleware) => (c) =>
-      defer(() => toObservable(middleware(c, ctx, next) as Observable<ToolResult>)),
+    (next, middleware) => (c) => defer(() => from(middleware(c, ctx, next))),
     inner,
   );
   return withTimeout(call, env, settle(chain(call)));
 }
 
-/** The first result as a settled call; errors as error results; no value as an empty result. */
+/** The last result as a settled call (no value: an empty result); errors as error results. */
 function settle(results: Observable<ToolResult>): Observable<CallSettled> {
-  return new Observable<CallSettled>((subscriber) => {
-    let done = false;
-    const sub = results.subscribe({
-      next: (result) => {
-        if (done) return;
-        done = true;
-        subscriber.next(fromResult(result));
-        subscriber.complete();
-      },
-      error: (error: unknown) => {
-        subscriber.next(failure(error));
-        subscriber.complete();
-      },
-      complete: () => {
-        if (!done)
-          subscriber.next(settled({ content: [{ type: 'text', text: '' }], isError: false }, 'success'));
-        subscriber.complete();
-      },
-    });
-    return sub;
-  });
+  return results.pipe(
+    last(undefined, EMPTY_RESULT),
+    map(fromResult),
+    catchError((error: unknown) => of(failure(error))),
+  );
 }
 
-function withTimeout(
-  call: ToolCallPart,
-  env: ExecuteToolEnv,
-  run$: Observable<CallSettled>,
-): Observable<CallSettled> {
-  const timedOut$ = timer(env.timeoutMs, env.scheduler).pipe(
-    map(() => {
-      env.onTimeout();
-      return settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error');
+function withTimeout(call: ToolCallPart, env: ExecuteToolEnv, run$: Observable<CallSettled>): Observable<CallSettled> {
+  if (!Number.isFinite(env.timeoutMs)) return run$;
+  return run$.pipe(
+    timeout({
+      first: env.timeoutMs,
+      scheduler: env.scheduler,
+      with: () => {
+        env.onTimeout();
+        return of(settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error'));
+      },
     }),
   );
-  return race(run$, timedOut$);
-}
-
-/** Values before the last are progress; the last is the result (undefined when none). */
-function lastValueAsResult(source: Observable<unknown>, ctx: ToolContext): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
-    let has = false;
-    let last: unknown;
-    return source.subscribe({
-      next: (value) => {
-        if (has) ctx.progress(last);
-        has = true;
-        last = value;
-      },
-      error: (e: unknown) => subscriber.error(e),
-      complete: () => {
-        subscriber.next(last);
-        subscriber.complete();
-      },
-    });
-  });
 }

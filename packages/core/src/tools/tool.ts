@@ -2,6 +2,9 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { AgentMessage, ImagePart, TextPart, ToolCallPart } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
+import { checkToolParameters } from './check-parameters.js';
+import { compileJsonSchema } from './json-schema-validator.js';
+import { checkToolName } from './tool-name.js';
 
 /**
  * Tool parameters given as plain JSON Schema, validated with ajv. Build with `jsonSchema()`.
@@ -133,6 +136,9 @@ export type ToolDefinition<P extends ToolParameters<unknown>, R> = Omit<
 
 /**
  * Defines a tool, inferring the argument type from its zod schema (or `jsonSchema<T>()`).
+ * Checked at once, with an `AgentConfigError` saying what to fix: the name must match
+ * `TOOL_NAME_PATTERN` (what OpenAI and Anthropic accept), `parameters` must be a zod 4 schema
+ * or a `jsonSchema()` wrapper whose schema compiles.
  *
  * @example
  * const add = tool({
@@ -144,12 +150,16 @@ export type ToolDefinition<P extends ToolParameters<unknown>, R> = Omit<
 export function tool<P extends ToolParameters<unknown>, R>(
   definition: ToolDefinition<P, R>,
 ): Tool<InferToolArgs<P>, R> {
+  checkToolName(definition?.name);
+  checkToolParameters(definition.parameters, definition.name);
   // The definition is the tool; the cast only ties `parameters` to the inferred arguments type.
   return definition as unknown as Tool<InferToolArgs<P>, R>;
 }
 
 /**
  * Wraps a plain JSON Schema as tool parameters, validated with ajv (all errors, with paths).
+ * The schema is compiled here: an invalid one throws an `AgentConfigError` saying what is
+ * wrong. A schema with `$id` may be wrapped any number of times.
  *
  * @example
  * const search = tool({
@@ -159,6 +169,7 @@ export function tool<P extends ToolParameters<unknown>, R>(
  * });
  */
 export function jsonSchema<T = unknown>(schema: JSONSchema): JsonSchemaParameters<T> {
+  compileJsonSchema(schema);
   return { kind: 'json-schema', schema };
 }
 

@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { z } from 'zod';
 import type { ToolCallPart } from '../messages/types.js';
 import type { JSONSchema, ToolSpec } from '../model/chat-model.js';
 import { clip } from '../util/clip.js';
+import { compileJsonSchema } from './json-schema-validator.js';
 import { isJsonSchemaParameters, type AnyTool, type ToolParameters } from './tool.js';
 
 /**
@@ -19,8 +20,6 @@ export interface ArgumentIssue {
 /** The outcome of validating a call's arguments. */
 export type ArgsValidation = { ok: true; args: unknown } | { ok: false; error: string };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new WeakMap<object, ValidateFunction>();
 const jsonSchemas = new WeakMap<object, JSONSchema>();
 
 function ajvIssues(errors: ErrorObject[] | null | undefined): ArgumentIssue[] {
@@ -52,11 +51,8 @@ export function validateWithSchema(
   args: unknown,
 ): { ok: true; value: unknown } | { ok: false; issues: ArgumentIssue[] } {
   if (isJsonSchemaParameters(parameters)) {
-    let validate = compiled.get(parameters);
-    if (!validate) {
-      validate = ajv.compile(parameters.schema);
-      compiled.set(parameters, validate);
-    }
+    // Compiled once per schema (at jsonSchema() or tool() time for tools made with them).
+    const validate = compileJsonSchema(parameters.schema);
     return validate(args) ? { ok: true, value: args } : { ok: false, issues: ajvIssues(validate.errors) };
   }
   const result = parameters.safeParse(args);

@@ -1,0 +1,69 @@
+import { AgentConfigError } from '../errors/agent-errors.js';
+import type { RunAgentConfig } from '../loop/run-config.js';
+import { checkNumber, invalidOption } from './check-number.js';
+import { checkArray, checkFunction, checkMethods, checkOneOf } from './check-shape.js';
+import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
+
+function checkSignal(value: unknown): void {
+  if (value === undefined) return;
+  const signal = value as { aborted?: unknown; addEventListener?: unknown } | null;
+  const ok =
+    typeof value === 'object' &&
+    signal !== null &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function';
+  if (!ok) throw invalidOption('signal', value, 'an AbortSignal (e.g. new AbortController().signal)');
+}
+
+function checkStopWhen(value: unknown): void {
+  if (value === undefined || typeof value === 'function') return;
+  checkArray('stopWhen', value, 'a stop condition (a function) or an array of them', checkFunction);
+}
+
+function checkTools(value: unknown): void {
+  checkArray('tools', value, 'an array of tools made with tool({...})');
+  if (!Array.isArray(value)) return;
+  value.forEach((item: unknown, i) => {
+    if (typeof item !== 'object' || item === null) return; // the run names a malformed tool itself
+    const { name, timeoutMs } = item as { name?: unknown; timeoutMs?: unknown };
+    const label = typeof name === 'string' ? ` (tool "${name.slice(0, 64)}")` : '';
+    checkNumber(`tools[${i}].timeoutMs${label}`, timeoutMs, OPTION_RULES.timeoutMs);
+  });
+}
+
+/**
+ * Checks every option of a run whose value can be wrong at runtime (numbers, functions,
+ * shapes) and throws an `AgentConfigError` naming the key, the value received and what is
+ * accepted. `undefined` always means "use the default". NaN, numeric strings and booleans are
+ * refused; `Infinity` only where it means something (`maxSteps`, `toolConcurrency`: no
+ * limit; `toolTimeoutMs`, a tool's `timeoutMs`: no timeout; `retryBackoff.maxDelayMs`: no cap).
+ *
+ * @param config The run's configuration, as given by the user.
+ *
+ * @example
+ * validateRunConfig({ model, prompt: 'hi', maxSteps: 0 });
+ * // AgentConfigError: Invalid option maxSteps: received 0; expected an integer >= 1, or Infinity for no limit.
+ */
+export function validateRunConfig(config: RunAgentConfig): void {
+  if (typeof config !== 'object' || config === null) {
+    throw new AgentConfigError('runAgent needs a config object: pass { model, prompt }.');
+  }
+  const c = config as unknown as Record<string, unknown>;
+  checkNumber('maxSteps', c.maxSteps, OPTION_RULES.maxSteps);
+  checkNumber('maxRetries', c.maxRetries, OPTION_RULES.maxRetries);
+  checkNumber('toolConcurrency', c.toolConcurrency, OPTION_RULES.concurrency);
+  checkNumber('toolTimeoutMs', c.toolTimeoutMs, OPTION_RULES.timeoutMs);
+  checkNumber('maxToolErrors', c.maxToolErrors, OPTION_RULES.maxToolErrors);
+  checkNumber('maxLengthRecoveries', c.maxLengthRecoveries, OPTION_RULES.maxLengthRecoveries);
+  checkRetryBackoff('retryBackoff', c.retryBackoff);
+  checkRequestNumbers('', c);
+  for (const key of ['random', 'pipeline', 'guardStop'] as const) {
+    if (c[key] !== undefined) checkFunction(key, c[key]);
+  }
+  checkMethods('scheduler', c.scheduler, ['now', 'schedule'], 'an RxJS SchedulerLike');
+  checkSignal(c.signal);
+  checkStopWhen(c.stopWhen);
+  checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
+  checkToolHooks('', c);
+  checkTools(c.tools);
+}

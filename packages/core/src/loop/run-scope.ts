@@ -1,0 +1,92 @@
+import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
+import { AgentConfigError } from '../errors/agent-errors.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ChatModel, ToolSpec } from '../model/chat-model.js';
+import type { AnyTool } from '../tools/tool.js';
+import { toToolSpec } from '../tools/validate-args.js';
+import { LazyAbortController } from '../util/lazy-abort.js';
+import { MessageQueue, type UserInput } from './message-queue.js';
+import type { RunAgentConfig } from './run-config.js';
+import type { RunFacts } from './turn.js';
+
+const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map();
+
+function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
+  if (!tools || tools.length === 0) return NO_TOOLS;
+  const map = new Map<string, AnyTool>();
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== 'string' || !tool.name || typeof tool.execute !== 'function') {
+      throw new AgentConfigError(
+        'Every tool needs a non-empty "name" and an "execute" function: define tools with tool({...}).',
+      );
+    }
+    if (map.has(tool.name)) {
+      throw new AgentConfigError(`Two tools are named "${tool.name}": tool names must be unique within a run.`);
+    }
+    map.set(tool.name, tool);
+  }
+  return map;
+}
+
+/**
+ * The facts of one run and what lives as long as it: the run's abort signal and the message
+ * sources kept subscribed for it. Made when the run is subscribed, closed when it ends.
+ *
+ * @example
+ * const scope = new RunScope(config, scheduler, runId, 0, (e) => out.next(e));
+ * scope.close(false);
+ */
+export class RunScope implements RunFacts {
+  readonly model: ChatModel;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly startedAt: number;
+  // Made on first use: most runs never read the signal, and an AbortController costs ~2 KB.
+  private readonly cancel = new LazyAbortController();
+  private sources?: Map<unknown, MessageQueue>;
+  private subscriptions?: Subscription;
+
+  constructor(
+    readonly config: RunAgentConfig,
+    readonly scheduler: SchedulerLike,
+    readonly runId: string,
+    readonly priorLength: number,
+    private readonly warn: (event: AgentEvent) => void,
+  ) {
+    this.model = config.model;
+    this.tools = toolMap(config.tools);
+    this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
+    this.startedAt = scheduler.now();
+  }
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+
+  attach(source: Observable<UserInput> | MessageQueue): MessageQueue {
+    if (source instanceof MessageQueue) return source;
+    const sources = (this.sources ??= new Map());
+    let queue = sources.get(source);
+    if (queue) return queue;
+    const fed = new MessageQueue();
+    sources.set(source, fed);
+    (this.subscriptions ??= new Subscription()).add(
+      source.subscribe({
+        next: (message) => fed.push(message),
+        error: (error: unknown) =>
+          this.warn({
+            type: 'warning',
+            message: `A message source of the run failed and was detached: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+      }),
+    );
+    queue = fed;
+    return queue;
+  }
+
+  /** Ends what lives with the run; `early` (aborted, unsubscribed, failed) aborts its signal. */
+  close(early: boolean): void {
+    if (early) this.cancel.abort('cancelled');
+    this.subscriptions?.unsubscribe();
+  }
+}

@@ -1,0 +1,372 @@
+import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
+import type { AgentEvent, StepResult } from '../events/agent-event.js';
+import { isModelVisible } from '../messages/convert-to-model.js';
+import type {
+  AgentMessage,
+  AssistantMessage,
+  Message,
+  ToolResultMessage,
+  UserMessage,
+  Usage,
+} from '../messages/types.js';
+import { addUsage, emptyUsage } from '../messages/usage.js';
+import type { ChatModel, ToolSpec } from '../model/chat-model.js';
+import type { StopGuard } from '../stop/stop-condition.js';
+import type { StopSignal } from '../stop/stop-signal.js';
+import type { AnyTool } from '../tools/tool.js';
+import { AppendLog } from '../util/append-log.js';
+import type { MessageQueue, UserInput } from './message-queue.js';
+import type { RunAgentConfig } from './run-config.js';
+
+const TURN = Symbol.for('rxagent.turn');
+
+/**
+ * The fixed facts of one run, shared by all its turns: nothing here changes during the run
+ * except what `attach` keeps subscribed.
+ *
+ * @example
+ * const logRun: LoopOperator = tap((item) => isTurn(item) && console.log(item.run.runId, item.run.tools.size));
+ */
+export interface RunFacts {
+  readonly runId: string;
+  readonly config: RunAgentConfig;
+  readonly model: ChatModel;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  /** The tools as the model sees them (converted once per run). */
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly scheduler: SchedulerLike;
+  /** Aborted when the run is aborted or unsubscribed. */
+  readonly signal: AbortSignal;
+  /** `scheduler.now()` when the run started. */
+  readonly startedAt: number;
+  /** How many messages the run started from (its prior transcript); the rest are its own. */
+  readonly priorLength: number;
+  /**
+   * Keeps a message source subscribed until the run ends (once per source, however many
+   * turns ask) and returns the queue it feeds. An error of the source becomes a `warning`.
+   */
+  attach(source: Observable<UserInput> | MessageQueue): MessageQueue;
+}
+
+/**
+ * A message queue that steers a run, with how it interrupts tools.
+ *
+ * @example
+ * const steering: SteeringQueue = { queue: new MessageQueue(), mode: 'interrupt' };
+ */
+export interface SteeringQueue {
+  readonly queue: MessageQueue;
+  readonly mode: 'interrupt' | 'after-turn';
+}
+
+interface TurnFields {
+  readonly run: RunFacts;
+  readonly step: number;
+  readonly log: AppendLog<AgentMessage>;
+  readonly modelLog: AppendLog<Message>;
+  readonly stepLog: AppendLog<StepResult>;
+  readonly usage: Usage;
+  readonly context?: readonly Message[];
+  readonly recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>;
+  readonly assistant?: AssistantMessage;
+  readonly toolResults?: readonly ToolResultMessage[];
+  readonly stop?: StopSignal;
+  readonly next: readonly UserMessage[];
+  readonly steering: readonly SteeringQueue[];
+  readonly followUps: readonly MessageQueue[];
+  readonly guards: readonly StopGuard[];
+  readonly toolErrors: ReadonlyMap<string, number>;
+  readonly lengthRecoveries: number;
+}
+
+/**
+ * What a context manager's overflow recovery produced for the retried call.
+ *
+ * @example
+ * const update: TurnContextUpdate = { messages: shorter, events: [{ type: 'compaction', strategy: 'trim', tokensBefore: 9e4, tokensAfter: 4e4, summarized: 0 }] };
+ */
+export interface TurnContextUpdate {
+  readonly messages: readonly Message[];
+  readonly events: readonly AgentEvent[];
+}
+
+/**
+ * One turn of a run (a model call and its tools), an immutable value. It carries the run's
+ * facts, the step, the transcript as of this point, the projected context for the model
+ * call, the model's message, the tool results, the usage and steps so far, and whether to
+ * stop. Operators never change a turn: they emit a new one (`withAssistant`,
+ * `withToolResults`, `withStop`, …). `messages` is a snapshot that later appends never change
+ * (appending is O(1) amortised, so 10,000-step runs stay linear).
+ *
+ * @example
+ * const noEmptyAnswers = (): LoopOperator =>
+ *   turnOperator('noEmptyAnswers', (turn) =>
+ *     of(turn.assistant && !assistantText(turn.assistant) ? turn.withNext([userMessage('Please answer.')]) : turn));
+ */
+export class Turn {
+  /** Tells a turn from the events around it in the pipeline. */
+  readonly type = 'turn' as const;
+  readonly run: RunFacts;
+  /** 1-based. */
+  readonly step: number;
+  /** Usage of the run so far (this turn's model message included once it has one). */
+  readonly usage: Usage;
+  /** The messages to send instead of `modelMessages` (set by `compactContext`). */
+  readonly context?: readonly Message[];
+  /** Called once by `llmStep` on a context overflow (set by `compactContext`). */
+  readonly recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>;
+  /** The model's message (set by `llmStep`). */
+  readonly assistant?: AssistantMessage;
+  /** The results of this turn's calls in call order (set by `executeTools`). */
+  readonly toolResults?: readonly ToolResultMessage[];
+  /** Set to end the run after this turn. */
+  readonly stop?: StopSignal;
+  /** Messages delivered at the start of the next turn (length recovery, stop guards). */
+  readonly next: readonly UserMessage[];
+  /** Steering queues this turn listens to (the config's and those `steer()` attached). */
+  readonly steering: readonly SteeringQueue[];
+  /** Queues delivered when the run would stop. */
+  readonly followUps: readonly MessageQueue[];
+  /** Consulted when the model would stop by itself. */
+  readonly guards: readonly StopGuard[];
+  /** Consecutive failures per tool name (the `maxToolErrors` circuit breaker). */
+  readonly toolErrors: ReadonlyMap<string, number>;
+  /** Output-length recoveries so far in the run. */
+  readonly lengthRecoveries: number;
+  private readonly log: AppendLog<AgentMessage>;
+  private readonly modelLog: AppendLog<Message>;
+  private readonly stepLog: AppendLog<StepResult>;
+
+  /** @internal Use `Turn.first` or the `with…` methods. */
+  constructor(fields: TurnFields) {
+    this.run = fields.run;
+    this.step = fields.step;
+    this.log = fields.log;
+    this.modelLog = fields.modelLog;
+    this.stepLog = fields.stepLog;
+    this.usage = fields.usage;
+    this.context = fields.context;
+    this.recoverOverflow = fields.recoverOverflow;
+    this.assistant = fields.assistant;
+    this.toolResults = fields.toolResults;
+    this.stop = fields.stop;
+    this.next = fields.next;
+    this.steering = fields.steering;
+    this.followUps = fields.followUps;
+    this.guards = fields.guards;
+    this.toolErrors = fields.toolErrors;
+    this.lengthRecoveries = fields.lengthRecoveries;
+  }
+
+  /**
+   * The first turn of a run over `prior` (the transcript so far) and the new input.
+   *
+   * @example
+   * const turn = Turn.first(facts, [], [userMessage('hi')]);
+   */
+  static first(
+    run: RunFacts,
+    prior: readonly AgentMessage[],
+    input: readonly AgentMessage[],
+    options: { steering?: readonly SteeringQueue[]; followUps?: readonly MessageQueue[]; guards?: readonly StopGuard[] } = {},
+  ): Turn {
+    const all = [...prior, ...input];
+    return new Turn({
+      run,
+      step: 1,
+      log: AppendLog.of(all),
+      modelLog: AppendLog.of(all.filter(isModelVisible)),
+      stepLog: AppendLog.of<StepResult>(),
+      usage: emptyUsage(),
+      next: [],
+      steering: options.steering ?? [],
+      followUps: options.followUps ?? [],
+      guards: options.guards ?? [],
+      toolErrors: new Map(),
+      lengthRecoveries: 0,
+    });
+  }
+
+  /** True for a `Turn` (from any copy of rxagent). */
+  static is(value: unknown): value is Turn {
+    return typeof value === 'object' && value !== null && (value as { [TURN]?: unknown })[TURN] === true;
+  }
+
+  /** The transcript as of this point: a read-only snapshot (later appends never change it). */
+  get messages(): readonly AgentMessage[] {
+    return this.log.view();
+  }
+
+  /** What the model sees of the transcript (custom messages left out). */
+  get modelMessages(): readonly Message[] {
+    return this.modelLog.view();
+  }
+
+  /** Every completed step of the run before this one. */
+  get steps(): readonly StepResult[] {
+    return this.stepLog.view();
+  }
+
+  /** How many messages the transcript holds. */
+  get messageCount(): number {
+    return this.log.length;
+  }
+
+  /** @internal The transcript's log (for incremental checks and the loop). */
+  get transcript(): AppendLog<AgentMessage> {
+    return this.log;
+  }
+
+  /** @internal The model-visible transcript's log. */
+  get modelTranscript(): AppendLog<Message> {
+    return this.modelLog;
+  }
+
+  /** This turn with `message` as the model's answer (appended to the transcript, usage added). */
+  withAssistant(message: AssistantMessage, next: readonly UserMessage[] = this.next, lengthRecoveries = this.lengthRecoveries): Turn {
+    return this.copy({
+      assistant: message,
+      log: this.log.append(message),
+      modelLog: isModelVisible(message) ? this.modelLog.append(message) : this.modelLog,
+      usage: message.usage ? addUsage(this.usage, message.usage) : this.usage,
+      next,
+      lengthRecoveries,
+    });
+  }
+
+  /** This turn with its calls' results (appended to the transcript in the order given). */
+  withToolResults(results: readonly ToolResultMessage[], toolErrors: ReadonlyMap<string, number> = this.toolErrors): Turn {
+    return this.copy({
+      toolResults: results,
+      log: this.log.append(...results),
+      modelLog: this.modelLog.append(...results),
+      toolErrors,
+    });
+  }
+
+  /** This turn, ending the run after it. */
+  withStop(signal: StopSignal): Turn {
+    return this.copy({ stop: signal });
+  }
+
+  /** This turn sending `messages` to the model instead of its transcript. */
+  withContext(messages: readonly Message[], recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>): Turn {
+    return this.copy({ context: messages, recoverOverflow: recoverOverflow ?? this.recoverOverflow });
+  }
+
+  /** This turn with messages to deliver at the start of the next turn (keeps the run going). */
+  withNext(messages: readonly UserMessage[]): Turn {
+    return this.copy({ next: [...this.next, ...messages] });
+  }
+
+  /** This turn listening to one more steering queue. */
+  withSteering(queue: MessageQueue, mode: 'interrupt' | 'after-turn'): Turn {
+    if (this.steering.some((s) => s.queue === queue)) return this;
+    return this.copy({ steering: [...this.steering, { queue, mode }] });
+  }
+
+  /** This turn with one more follow-up queue. */
+  withFollowUps(queue: MessageQueue): Turn {
+    if (this.followUps.includes(queue)) return this;
+    return this.copy({ followUps: [...this.followUps, queue] });
+  }
+
+  /** This turn with one more stop guard. */
+  withGuard(guard: StopGuard): Turn {
+    if (this.guards.includes(guard)) return this;
+    return this.copy({ guards: [...this.guards, guard] });
+  }
+
+  /** @internal This turn's step as a `StepResult` (needs the model's message). */
+  stepResult(): StepResult | undefined {
+    const message = this.assistant;
+    if (!message) return undefined;
+    return {
+      step: this.step,
+      message,
+      toolCalls: message.content.filter((p) => p.type === 'tool-call'),
+      toolResults: [...(this.toolResults ?? [])],
+      usage: message.usage ?? emptyUsage(),
+      finishReason: message.stopReason,
+    };
+  }
+
+  /** @internal The next turn: this one's transcript and steps, with `input` appended. */
+  nextTurn(step: StepResult, input: readonly AgentMessage[]): Turn {
+    return new Turn({
+      run: this.run,
+      step: this.step + 1,
+      log: this.log.append(...input),
+      modelLog: this.modelLog.append(...input.filter(isModelVisible)),
+      stepLog: this.stepLog.append(step),
+      usage: this.usage,
+      next: [],
+      steering: this.steering,
+      followUps: this.followUps,
+      guards: this.guards,
+      toolErrors: this.toolErrors,
+      lengthRecoveries: this.lengthRecoveries,
+    });
+  }
+
+  /** @internal This turn with messages appended (a closed batch, an abort marker). */
+  appended(messages: readonly AgentMessage[]): Turn {
+    return this.copy({
+      log: this.log.append(...messages),
+      modelLog: this.modelLog.append(...messages.filter(isModelVisible)),
+    });
+  }
+
+  private copy(changes: Partial<TurnFields>): Turn {
+    return new Turn({
+      run: this.run,
+      step: this.step,
+      log: this.log,
+      modelLog: this.modelLog,
+      stepLog: this.stepLog,
+      usage: this.usage,
+      context: this.context,
+      recoverOverflow: this.recoverOverflow,
+      assistant: this.assistant,
+      toolResults: this.toolResults,
+      stop: this.stop,
+      next: this.next,
+      steering: this.steering,
+      followUps: this.followUps,
+      guards: this.guards,
+      toolErrors: this.toolErrors,
+      lengthRecoveries: this.lengthRecoveries,
+      ...changes,
+    });
+  }
+}
+
+// On the prototype: a spread copy of a turn is not a turn (the loop refuses it as corrupted).
+Object.defineProperty(Turn.prototype, TURN, { value: true });
+
+/**
+ * What flows through a run's pipeline: the public events upstream operators emitted, then
+ * exactly one `Turn`.
+ *
+ * @example
+ * const publicOnly = (item: LoopItem): item is AgentEvent => !isTurn(item);
+ */
+export type LoopItem = AgentEvent | Turn;
+
+/**
+ * An operator of the loop body.
+ *
+ * @example
+ * const logTurns: LoopOperator = tap((item) => item.type === 'turn-start' && console.log('step', item.step));
+ */
+export type LoopOperator = OperatorFunction<LoopItem, LoopItem>;
+
+/**
+ * True for the `Turn` in a pipeline's stream (everything else is a public event).
+ *
+ * @example
+ * pipeline: (t$) => t$.pipe(llmStep(), filter((item) => isTurn(item) || item.type !== 'message-update'), executeTools());
+ */
+export function isTurn(item: unknown): item is Turn {
+  return Turn.is(item);
+}

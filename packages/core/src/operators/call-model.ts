@@ -1,0 +1,78 @@
+import { catchError, concat, concatMap, defer, from, last, Observable, of, throwError, timer } from 'rxjs';
+import { RetriesExhaustedError } from '../errors/agent-errors.js';
+import { ProviderError } from '../errors/provider-error.js';
+import { ContextOverflowError } from '../errors/provider-errors.js';
+import { RxAgentError } from '../errors/rxagent-error.js';
+import { serializeError } from '../errors/serialize-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { LoopItem, Turn } from '../loop/turn.js';
+import type { Message } from '../messages/types.js';
+import type { ChatModel } from '../model/chat-model.js';
+import { buildRequest } from './build-request.js';
+import type { LlmStepOptions } from './llm-step.js';
+import { modelAttempt } from './model-attempt.js';
+import { isRetryable, retryDelayMs } from './retry-policy.js';
+
+function typed(error: unknown, provider: string): unknown {
+  if (RxAgentError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`The ${provider} model call failed: ${message}`, {
+    cause: error,
+    provider,
+    retryable: false,
+  });
+}
+
+function retryEvent(attempt: number, delayMs: number, error: unknown): AgentEvent {
+  return { type: 'retry', attempt, delayMs, error: serializeError(error) };
+}
+
+/**
+ * The model call of one turn with its retries: each attempt is a `modelAttempt` over a fresh
+ * request snapshot; a retryable failure emits `retry`, waits on the scheduler and tries again;
+ * a context overflow goes once to the turn's `recoverOverflow`; anything else fails with a
+ * typed error (`RetriesExhaustedError` once `maxRetries` is spent).
+ *
+ * @example
+ * callModel(turn, turn.run.model, turn.modelMessages, {}).subscribe((item) => console.log(item.type));
+ */
+export function callModel(
+  turn: Turn,
+  model: ChatModel,
+  context: readonly Message[],
+  options: LlmStepOptions,
+): Observable<LoopItem> {
+  const { config, scheduler } = turn.run;
+  const maxRetries = options.maxRetries ?? config.maxRetries ?? 3;
+  const backoff = options.retryBackoff ?? config.retryBackoff;
+  const attempt = (
+    attemptNo: number,
+    messages: readonly Message[],
+    failures: readonly unknown[],
+    recovered: boolean,
+  ): Observable<LoopItem> =>
+    defer(() => modelAttempt(turn, model, buildRequest(turn, messages, options.request))).pipe(
+      catchError((error: unknown) => {
+        const all = [...failures, error];
+        if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
+          return concat(
+            of(retryEvent(attemptNo, 0, error)),
+            turn.recoverOverflow(error).pipe(
+              last(),
+              concatMap((update) =>
+                concat(from(update.events), defer(() => attempt(attemptNo + 1, update.messages, all, true))),
+              ),
+            ),
+          );
+        }
+        if (!isRetryable(error)) return throwError(() => typed(error, model.provider));
+        if (all.length > maxRetries) return throwError(() => new RetriesExhaustedError(all.length, all));
+        const delayMs = retryDelayMs(error, all.length, backoff, config.random);
+        return concat(
+          of(retryEvent(all.length, delayMs, error)),
+          timer(delayMs, scheduler).pipe(concatMap(() => attempt(attemptNo + 1, messages, all, recovered))),
+        );
+      }),
+    );
+  return attempt(1, context, [], false);
+}

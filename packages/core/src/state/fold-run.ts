@@ -1,0 +1,69 @@
+import { defer, tap, type BehaviorSubject, type MonoTypeOperatorFunction } from 'rxjs';
+import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
+import type { AgentState } from './agent-state.js';
+import { reduceAgentState } from './reduce-agent-state.js';
+import { terminate } from './terminate.js';
+
+/**
+ * Options of `foldRun`.
+ *
+ * @example
+ * const options: FoldRunOptions = { now: () => scheduler.now() };
+ */
+export interface FoldRunOptions {
+  /** The time stamped on the results that close the transcript at the end. Default: 0. */
+  now?: () => number;
+  /**
+   * Asked when the run is cancelled: true drops a streamed partial answer (a silent abort)
+   * instead of keeping it, marked aborted.
+   */
+  dropPartial?: () => boolean;
+}
+
+/**
+ * Folds a run's events into `state` as they pass (each event is folded before it goes on,
+ * so `state.value` is current in every handler), then writes the terminal phase:
+ * - complete after an `agent-end` → `done` (`cancelled` when its reason is `user-requested`);
+ * - complete without `agent-end` (cut by `takeUntil`, `take`…) or unsubscribed → `cancelled`;
+ * - error → `error`.
+ *
+ * The terminal state is written before the completion or error goes downstream. This is the
+ * one fold behind `withState` and the `Agent` class.
+ *
+ * @param state Where the state lives; it is not completed (an `Agent` folds run after run into one).
+ * @param options The clock for the closing results; the silent-abort switch.
+ * @return The run's events, unchanged.
+ *
+ * @example
+ * const state = new BehaviorSubject(initialAgentState());
+ * runAgent(config).pipe(foldRun(state)).subscribe({ complete: () => console.log(state.value.phase) });
+ */
+export function foldRun(
+  state: BehaviorSubject<AgentState>,
+  options: FoldRunOptions = {},
+): MonoTypeOperatorFunction<AgentEvent> {
+  return (run$) =>
+    defer(() => {
+      let end: AgentEndEvent | undefined;
+      const settle = (phase: 'done' | 'cancelled' | 'error', error?: unknown) => {
+        let current = state.value;
+        if (phase === 'cancelled' && current.streamingMessage && options.dropPartial?.()) {
+          current = { ...current, streamingMessage: undefined };
+        }
+        const next = terminate(current, phase, error, options.now?.() ?? 0);
+        // Terminal is sticky: a second ending (or a state already terminal) changes nothing.
+        if (next !== current) state.next(next);
+      };
+      return run$.pipe(
+        tap({
+          next: (event) => {
+            if (event.type === 'agent-end') end = event;
+            state.next(reduceAgentState(state.value, event));
+          },
+          error: (error: unknown) => settle('error', error),
+          complete: () => settle(end && end.reason !== 'user-requested' ? 'done' : 'cancelled'),
+          unsubscribe: () => settle('cancelled'),
+        }),
+      );
+    });
+}

@@ -1,0 +1,133 @@
+/**
+ * An immutable list with O(1) amortised append, for transcripts that grow by one message at a
+ * time over thousands of steps. Each `AppendLog` is a snapshot: `append` returns a new log and
+ * never changes what an older one holds. Logs share one backing array while they are appended
+ * in a line; appending to an older snapshot (a fork) copies its prefix once.
+ *
+ * `view()` is the snapshot as a read-only array: `Array.isArray`, `length`, indexing,
+ * iteration, `map`/`filter`/`slice`, spread and `JSON.stringify` all work, in O(1) to make.
+ * Writes to it throw in strict code. (`structuredClone` needs a real array: `[...view]`.)
+ *
+ * @example
+ * const a = AppendLog.of([m1]);
+ * const b = a.append(m2);
+ * a.view().length; // 1 — b's append did not change a
+ */
+export class AppendLog<T> {
+  private cachedView?: readonly T[];
+
+  private constructor(
+    private readonly buffer: T[],
+    /** How many items of `buffer` this snapshot holds. */
+    readonly length: number,
+  ) {}
+
+  /** A log holding a copy of `items`. */
+  static of<T>(items: readonly T[] = []): AppendLog<T> {
+    return new AppendLog(items.slice(), items.length);
+  }
+
+  /** A new log with `items` after this one's. */
+  append(...items: T[]): AppendLog<T> {
+    if (items.length === 0) return this;
+    let buffer = this.buffer;
+    // Someone appended to this snapshot before: fork (copy this prefix) instead of overwriting.
+    if (buffer.length !== this.length) buffer = buffer.slice(0, this.length);
+    for (const item of items) buffer.push(item);
+    return new AppendLog(buffer, buffer.length);
+  }
+
+  /** The item at `index` (undefined outside the snapshot). */
+  at(index: number): T | undefined {
+    const i = index < 0 ? this.length + index : index;
+    return i >= 0 && i < this.length ? this.buffer[i] : undefined;
+  }
+
+  /** The last item. */
+  last(): T | undefined {
+    return this.length > 0 ? this.buffer[this.length - 1] : undefined;
+  }
+
+  /** Items `from` (inclusive) to the end of the snapshot, as a new array. */
+  sliceFrom(from: number): T[] {
+    return this.buffer.slice(from, this.length);
+  }
+
+  /** The snapshot as a read-only array view (made once per log). */
+  view(): readonly T[] {
+    if (this.cachedView) return this.cachedView;
+    const view =
+      this.length === 0 ? EMPTY : (new Proxy([] as T[], new ViewHandler(this.buffer, this.length)) as readonly T[]);
+    this.cachedView = view as readonly T[];
+    return this.cachedView;
+  }
+
+  /** True when both logs hold the same backing store (an append line, no fork). */
+  sharesStoreWith(other: AppendLog<T>): boolean {
+    return this.buffer === other.buffer;
+  }
+
+  /** @internal The backing store (read-only use: incremental checks keyed by it). */
+  get store(): readonly T[] {
+    return this.buffer;
+  }
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function indexOf(key: string | symbol): number {
+  if (typeof key !== 'string') return -1;
+  const n = Number(key);
+  return Number.isInteger(n) && n >= 0 && String(n) === key ? n : -1;
+}
+
+/** The traps of a view: length and indexes from the snapshot, no writes. */
+class ViewHandler<T> implements ProxyHandler<T[]> {
+  constructor(
+    private readonly buffer: readonly T[],
+    private readonly length: number,
+  ) {}
+
+  get(target: T[], key: string | symbol, receiver: unknown): unknown {
+    if (key === 'length') return this.length;
+    const i = indexOf(key);
+    if (i >= 0) return i < this.length ? this.buffer[i] : undefined;
+    return Reflect.get(target, key, receiver);
+  }
+
+  has(target: T[], key: string | symbol): boolean {
+    const i = indexOf(key);
+    if (i >= 0) return i < this.length;
+    return Reflect.has(target, key);
+  }
+
+  ownKeys(): (string | symbol)[] {
+    const keys: string[] = [];
+    for (let i = 0; i < this.length; i++) keys.push(String(i));
+    keys.push('length');
+    return keys;
+  }
+
+  getOwnPropertyDescriptor(target: T[], key: string | symbol): PropertyDescriptor | undefined {
+    if (key === 'length') return { value: this.length, writable: true, enumerable: false, configurable: false };
+    const i = indexOf(key);
+    if (i >= 0) {
+      return i < this.length
+        ? { value: this.buffer[i], writable: false, enumerable: true, configurable: true }
+        : undefined;
+    }
+    return Reflect.getOwnPropertyDescriptor(target, key);
+  }
+
+  set(): boolean {
+    return false;
+  }
+
+  deleteProperty(): boolean {
+    return false;
+  }
+
+  defineProperty(): boolean {
+    return false;
+  }
+}
