@@ -2,36 +2,77 @@ import { benchAnthropicAdapter, benchOpenAIAdapter } from './adapter-bench.js';
 import { benchConcurrency } from './concurrency-bench.js';
 import { median, medianOf } from './measure.js';
 import { formatTable, missedTargets } from './report.js';
-import { benchStreaming } from './streaming-bench.js';
+import { backToBack, medianRatio } from './measure.js';
+import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
-import { streamingRows, toolLoopRows } from './targets.js';
-import { benchToolLoop, perStepGrowth } from './tool-loop-bench.js';
+import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
+import { benchGrowth, benchToolLoop, inRunGrowth, TOOL_LOOP_CONTENDERS } from './tool-loop-bench.js';
 
 const quick = { runs: 2, warmup: 1, warmupMs: 0 };
 const finitePositive = (value: number) => Number.isFinite(value) && value > 0;
 
 describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
-  it('streaming returns finite positive rates for runAgent, state$ and both baselines', async () => {
+  it('streaming (synchronous source) returns finite positive rates for every contender', async () => {
     const result = await benchStreaming(200, quick);
-    for (const key of ['runAgent', 'stateFold', 'subject', 'asyncGenerator'] as const) {
+    for (const key of [
+      'runAgent',
+      'stateFold',
+      'subject',
+      'asyncGenerator',
+      'baselineLoop',
+      'runAgentVsBaseline',
+      'stateFoldVsBaseline',
+      'runAgentVsSubject',
+    ] as const) {
       expect(finitePositive(result[key])).toBe(true);
     }
     expect(streamingRows(result).filter((r) => r.met !== undefined)).toHaveLength(2);
   });
 
-  it('tool loop returns finite positive per-step costs for runAgent, withState and the hand loop', async () => {
-    const short = await benchToolLoop(5, quick);
-    const long = await benchToolLoop(20, quick);
-    for (const r of [short, long]) {
-      expect([r.runAgent, r.withState, r.handLoop].every(finitePositive)).toBe(true);
+  it('streaming (asynchronous source) returns the baseline loop, runAgent and state$ rates and their ratios', async () => {
+    const result = await benchAsyncStreaming(200, quick);
+    for (const key of [
+      'source',
+      'baselineLoop',
+      'runAgent',
+      'stateFold',
+      'runAgentVsBaseline',
+      'stateFoldVsBaseline',
+    ] as const) {
+      expect(finitePositive(result[key])).toBe(true);
     }
-    const growth = perStepGrowth(20, 5, { runs: 1, warmup: 0 });
-    expect(finitePositive(growth)).toBe(true);
-    const rows = toolLoopRows([short, long], growth);
-    expect(rows.map((r) => r.name)).toContain(
-      'runAgent per-step growth, S = 20 / S = 5 (back to back, same total steps)',
-    );
+    const rows = asyncStreamingRows(result);
+    expect(rows.filter((r) => r.met !== undefined).map((r) => r.target)).toEqual([
+      '≥ 0.8× baseline rate (ratio ≤ 1.25×)',
+      '≥ 0.7× baseline rate (ratio ≤ 1.43×)',
+    ]);
+  });
+
+  it('tool loop returns per-step costs of the baseline loop, runAgent, withState and Agent, and their growth', async () => {
+    const short = await benchToolLoop(5, { ...quick, stepsPerFigure: 20 });
+    const long = await benchToolLoop(20, { ...quick, stepsPerFigure: 20 });
+    for (const r of [short, long]) {
+      expect(TOOL_LOOP_CONTENDERS.map((c) => r[c]).every(finitePositive)).toBe(true);
+      expect(Object.values(r.ratios).every(finitePositive)).toBe(true);
+    }
+    const growth = await benchGrowth(20, 5, { runs: 2, warmup: 1 });
+    for (const c of TOOL_LOOP_CONTENDERS) {
+      const g = growth.contenders[c];
+      expect([g.longUs, g.shortUs, g.growth].every(finitePositive)).toBe(true);
+      expect(g.rounds).toBeGreaterThanOrEqual(1);
+    }
+    // A tiny budget still measures one round of each.
+    const hurried = await benchGrowth(20, 5, { runs: 5, warmup: 0, budgetMs: 0 });
+    expect(TOOL_LOOP_CONTENDERS.map((c) => hurried.contenders[c].rounds)).toEqual([1, 1, 1, 1]);
+    const inRun = await inRunGrowth(20, { runs: 1, warmup: 0, warmupMs: 0 });
+    expect(finitePositive(inRun)).toBe(true);
+    const rows = toolLoopRows([short, long], growth, inRun);
+    const names = rows.map((r) => r.name);
+    expect(names).toContain('new Agent({ model, tools }).prompt(), S = 20');
+    expect(names).toContain('runAgent per-step growth, S = 20 / S = 5 (back to back) (2 rounds)');
+    // Per step: 3 contenders × 3 lengths; growth: 3 contenders.
+    expect(rows.filter((r) => r.met !== undefined)).toHaveLength(12);
   });
 
   it('concurrency memory measures pending runs and finds nothing left after unsubscribing', async () => {
@@ -42,7 +83,10 @@ describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
     expect(Number.isFinite(result.retainedBytes)).toBe(true);
     expect(result.liveStreamsWhilePending).toBe(1_000);
     expect(result.liveStreamsAfter).toBe(0);
-    expect(concurrencyRows(result)).toHaveLength(5);
+    expect(result.baselineLoopStreamsAfter).toBe(0);
+    expect(Number.isFinite(result.baselineLoopBytesPerRun)).toBe(true);
+    expect(Number.isFinite(result.vsBaselineLoop)).toBe(true);
+    expect(concurrencyRows(result).filter((r) => r.target?.includes('baseline loop'))).toHaveLength(1);
   }, 30_000);
 
   it('adapters return finite positive times for the raw SDKs, the adapters and runAgent', async () => {
@@ -58,6 +102,23 @@ describe('measurement helpers', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow('measure at least one run');
+  });
+
+  it('backToBack rotates the contenders, stops at the budget, and ratios are taken per round', async () => {
+    const order: string[] = [];
+    let a = 0;
+    const rounds = await backToBack(
+      {
+        a: () => (order.push('a'), ++a),
+        b: () => (order.push('b'), 2 * a),
+      },
+      { runs: 3, warmup: 1, warmupMs: 0 },
+    );
+    expect(order).toEqual(['a', 'b', 'b', 'a', 'a', 'b', 'b', 'a']);
+    expect(rounds).toHaveLength(3);
+    expect(medianRatio(rounds, 'b', 'a')).toBeGreaterThan(0);
+    const hurried = await backToBack({ a: () => 1 }, { runs: 5, warmup: 0, warmupMs: 0, budgetMs: 0 });
+    expect(hurried).toHaveLength(1);
   });
 
   it('medianOf warms up, then returns the median of the measured runs', async () => {

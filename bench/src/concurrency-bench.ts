@@ -90,7 +90,9 @@ export async function benchConcurrency(
   for (let round = 0; round < (options.warmup ?? 1) + rounds; round++) {
     const measured = round >= (options.warmup ?? 1);
     const bare = await heapPer(runs, gcRounds, () => never$.subscribe());
-    const loop = await heapPer(runs, gcRounds, () => baselineLoop({ model: loopModel, prompt: 'hi' }).subscribe());
+    const loop = await heapPer(runs, gcRounds, () =>
+      baselineLoop({ model: loopModel, prompt: 'hi' }).subscribe(),
+    );
     const agent = await heapPer(runs, gcRounds, () => {
       const sub = runAgent({ model, prompt: 'hi' }).subscribe();
       liveWhilePending = Math.max(liveWhilePending, model.live);

@@ -64,7 +64,9 @@ const BENCHMARKS = {
   },
   adapters: async (rows: Row[], raw: Record<string, unknown>) => {
     const openaiResult = await timed('OpenAI chat adapter, 5,000 deltas', () => benchOpenAIAdapter(5_000));
-    const anthropicResult = await timed('Anthropic adapter, 5,000 deltas', () => benchAnthropicAdapter(5_000));
+    const anthropicResult = await timed('Anthropic adapter, 5,000 deltas', () =>
+      benchAnthropicAdapter(5_000),
+    );
     raw.adapters = [openaiResult, anthropicResult];
     rows.push(...adapterRows(openaiResult), ...adapterRows(anthropicResult));
   },
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   log(`rxagent benchmark — ${formatMachineInfo(machine)}`);
   log(
-    'Each figure is the median of 7 runs after a warm-up (≥ 3 runs and ≥ 300 ms), in steady state (no forced GC between runs), contenders measured back to back in each round; ratios are costs relative to the baseline (medians of the rounds\' ratios).\n',
+    "Each figure is the median of 7 runs after a warm-up (≥ 3 runs and ≥ 300 ms), in steady state (no forced GC between runs), contenders measured back to back in each round; ratios are costs relative to the baseline (medians of the rounds' ratios).\n",
   );
   const rows: Row[] = [];
   const raw: Record<string, unknown> = {};
@@ -111,7 +113,10 @@ async function main(): Promise<void> {
 
   const outDir = resolve(dirname(process.argv[1] ?? '.'), '..', 'results');
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, only.length === Object.keys(BENCHMARKS).length ? 'latest.json' : `latest-${only.join('+')}.json`);
+  const file = join(
+    outDir,
+    only.length === Object.keys(BENCHMARKS).length ? 'latest.json' : `latest-${only.join('+')}.json`,
+  );
   const report = { date: new Date().toISOString(), machine, benchmarks: only, durationMs, rows, missed, raw };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`Results written to ${file}`);

@@ -1,4 +1,5 @@
-import { runAgent, withState } from '@rxagent/core';
+import { Agent, runAgent, withState } from '@rxagent/core';
+import { baselineLoop } from './baseline-loop.js';
 import { arrayModel, textDeltaEvents } from './models/array-model.js';
 import { noopTool, toolLoopModel } from './models/tool-loop-model.js';
 
@@ -18,12 +19,22 @@ export const PROFILE_WORKLOADS = {
   'state-streaming': () => {
     withState(runAgent({ model: streamingModel, prompt: 'stream' })).events$.subscribe();
   },
+  'baseline-streaming': () => {
+    baselineLoop({ model: streamingModel, prompt: 'stream' }).subscribe();
+  },
   'tool-loop': () => {
     runAgent({ model: toolLoopModel(1_000), tools: [noopTool], prompt: 'go', maxSteps: 1_001 }).subscribe();
   },
   'state-tool-loop': () => {
     const run$ = runAgent({ model: toolLoopModel(3_000), tools: [noopTool], prompt: 'go', maxSteps: 3_001 });
     withState(run$).events$.subscribe();
+  },
+  'baseline-tool-loop': () => {
+    baselineLoop({ model: toolLoopModel(1_000), tools: [noopTool], prompt: 'go' }).subscribe();
+  },
+  'agent-tool-loop': () => {
+    // Synchronous model and tool: the run is over when prompt() returns (the Promise settles later).
+    void new Agent({ model: toolLoopModel(1_000), tools: [noopTool], maxSteps: 1_001 }).prompt('go');
   },
 } satisfies Record<string, () => void>;
 

@@ -176,7 +176,11 @@ function perStepRows(
  * @example
  * rows.push(...toolLoopRows([r100, r1000], await benchGrowth(10_000, 100), inRun));
  */
-export function toolLoopRows(results: readonly ToolLoopResult[], growth?: GrowthResult, inRun?: number): Row[] {
+export function toolLoopRows(
+  results: readonly ToolLoopResult[],
+  growth?: GrowthResult,
+  inRun?: number,
+): Row[] {
   const section = 'Tool loop (one synchronous no-op tool call per step, then a final text)';
   const rows: Row[] = [];
   for (const r of results) {
@@ -191,7 +195,8 @@ export function toolLoopRows(results: readonly ToolLoopResult[], growth?: Growth
   if (!growth) return rows;
   const g = growth.contenders;
   // Slow contenders are measured fewer times (within the time budget): say so.
-  const rounds = (c: ToolLoopContender) => (g[c].rounds < 3 ? ` (${g[c].rounds} round${g[c].rounds > 1 ? 's' : ''})` : '');
+  const rounds = (c: ToolLoopContender) =>
+    g[c].rounds < 3 ? ` (${g[c].rounds} round${g[c].rounds > 1 ? 's' : ''})` : '';
   rows.push(
     ...perStepRows(
       section,

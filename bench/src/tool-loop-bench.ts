@@ -26,7 +26,12 @@ export type ToolLoopContender = 'baseline' | 'runAgent' | 'withState' | 'agent';
  * @example
  * for (const c of TOOL_LOOP_CONTENDERS) console.log(c, result[c]);
  */
-export const TOOL_LOOP_CONTENDERS: readonly ToolLoopContender[] = ['baseline', 'runAgent', 'withState', 'agent'];
+export const TOOL_LOOP_CONTENDERS: readonly ToolLoopContender[] = [
+  'baseline',
+  'runAgent',
+  'withState',
+  'agent',
+];
 
 /**
  * One run of `steps` no-op tool steps and a final text by each contender; resolves with the
@@ -225,7 +230,10 @@ export async function benchGrowth(
         s.warmupsLeft--;
         continue;
       }
-      s.figures.push({ longUs: (longMs * 1000) / longSteps, shortUs: (shortMs * 1000) / (repeats * shortSteps) });
+      s.figures.push({
+        longUs: (longMs * 1000) / longSteps,
+        shortUs: (shortMs * 1000) / (repeats * shortSteps),
+      });
       s.spentMs += roundMs;
       s.done = s.figures.length >= runs || s.spentMs + roundMs > budgetMs;
     }
@@ -244,7 +252,11 @@ export async function benchGrowth(
     longSteps,
     shortSteps,
     contenders: figures,
-    ratios: { runAgent: vsBaseline('runAgent'), withState: vsBaseline('withState'), agent: vsBaseline('agent') },
+    ratios: {
+      runAgent: vsBaseline('runAgent'),
+      withState: vsBaseline('withState'),
+      agent: vsBaseline('agent'),
+    },
   };
 }
 

@@ -18,3 +18,5 @@ export type { RecordedRequest, SseEvent, SseScript, SseStep, SseTestServer } fro
 export { collectEvents, eventTypes } from './run-helpers.js';
 export { EVENT_LETTERS, toMarbleLetters } from './marble-letters.js';
 export { timeline } from './timeline.js';
+export { aTurn, testRunFacts } from './turn-fixture.js';
+export type { ATurnOptions, TestRunFacts, TestRunFactsOptions } from './turn-fixture.js';

@@ -45,7 +45,9 @@ export function describeRule(rule: NumberRule): string {
  * throw invalidOption('steeringMode', 'later', "'interrupt' or 'after-turn'");
  */
 export function invalidOption(key: string, value: unknown, expected: string): AgentConfigError {
-  return new AgentConfigError(`Invalid option ${key}: received ${describeValue(value)}; expected ${expected}.`);
+  return new AgentConfigError(
+    `Invalid option ${key}: received ${describeValue(value)}; expected ${expected}.`,
+  );
 }
 
 function accepts(value: number, rule: NumberRule): boolean {

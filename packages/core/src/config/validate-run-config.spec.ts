@@ -212,10 +212,18 @@ describe('validateRunConfig: functions and shapes', () => {
     ['stopWhen', 'stepCountIs(3)', 'stopWhen: received "stepCountIs(3)" (a string)'],
     ['stopWhen', [fn, 3], 'stopWhen[1]: received 3; expected a function'],
     ['tools', {}, 'tools: received {} (an object); expected an array of tools'],
-    ['steeringMode', 'later', "steeringMode: received \"later\" (a string); expected one of 'interrupt', 'after-turn'"],
+    [
+      'steeringMode',
+      'later',
+      "steeringMode: received \"later\" (a string); expected one of 'interrupt', 'after-turn'",
+    ],
     ['middlewares', [fn, null], 'middlewares[1]: received null; expected a function'],
     ['middlewares', fn, 'middlewares: received a function; expected an array of middleware functions'],
-    ['approvalRequired', 'bash', 'approvalRequired: received "bash" (a string); expected an array of tool names'],
+    [
+      'approvalRequired',
+      'bash',
+      'approvalRequired: received "bash" (a string); expected an array of tool names',
+    ],
     ['approvalRequired', ['bash', 1], 'approvalRequired[1]: received 1; expected a string'],
     ['retryBackoff', 1000, 'retryBackoff: received 1000; expected an object'],
   ])('refuses %s = %p', (key, value, message) => {

@@ -6,12 +6,8 @@ import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } 
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;
-  const signal = value as { aborted?: unknown; addEventListener?: unknown } | null;
-  const ok =
-    typeof value === 'object' &&
-    signal !== null &&
-    typeof signal.aborted === 'boolean' &&
-    typeof signal.addEventListener === 'function';
+  const signal = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const ok = typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function';
   if (!ok) throw invalidOption('signal', value, 'an AbortSignal (e.g. new AbortController().signal)');
 }
 

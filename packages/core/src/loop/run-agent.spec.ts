@@ -179,8 +179,17 @@ describe('runAgent config', () => {
           ),
       }),
     );
-    expect(seen).toContain('turn-context');
-    expect(seen).toContain('run-context');
+    // The operators see the public events and the turn itself.
+    expect(seen).toEqual([
+      'turn-start',
+      'message-start',
+      'message-end',
+      'message-start',
+      'message-update',
+      'message-update',
+      'message-end',
+      'turn',
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'steps-limit' });
     expect(m.calls).toBe(1);
   });

@@ -32,10 +32,14 @@ import { stopSignal } from '../stop/stop-signal.js';
 import { decideTurn } from './decide-turn.js';
 import { resolvePipeline } from './default-pipeline.js';
 import { toUserMessage } from './message-queue.js';
-import type { Pipeline, RunAgentConfig } from './run-config.js';
+import { buildPipeline } from './pipeline-build.js';
+import type { RunAgentConfig } from './run-config.js';
 import { RunScope } from './run-scope.js';
 import { RunWatch } from './run-watch.js';
 import { Turn, type LoopItem, type SteeringQueue } from './turn.js';
+
+/** The run's pipeline, subscribed on one turn's items (its opening events, then the turn). */
+type PassPipeline = (items: readonly LoopItem[]) => Observable<LoopItem>;
 
 /** A turn to run next, with the messages that open it (prompt, follow-ups, steering). */
 interface NextTurn {
@@ -78,25 +82,35 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
     const runId = config.runId ?? globalThis.crypto.randomUUID();
     const out = new Subject<AgentEvent>();
     const scope = new RunScope(config, scheduler, runId, prior.length, (event) => out.next(event));
-    const pipeline = resolvePipeline(config);
+    // The pipeline is built once per run and subscribed once per turn, on the turn's items.
+    let turnItems: readonly LoopItem[] = [];
+    const { output$, registrations } = buildPipeline(scope, resolvePipeline(config), defer(() => from(turnItems)));
+    if (!isObservable(output$)) {
+      throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
+    }
+    const pipeline$ = output$ as Observable<LoopItem>;
     const steering: SteeringQueue[] = config.steering$
       ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
       : [];
     const first = Turn.first(scope, prior, [], {
-      steering,
-      followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
-      guards: config.guardStop ? [config.guardStop] : [],
+      steering: [...steering, ...registrations.steering],
+      followUps: [...(config.followUp$ ? [scope.attach(config.followUp$)] : []), ...registrations.followUps],
+      guards: [...(config.guardStop ? [config.guardStop] : []), ...registrations.guards],
     });
+    const runPass = (items: readonly LoopItem[]) => {
+      turnItems = items;
+      return pipeline$;
+    };
     const watch = new RunWatch();
-    const opening: AgentEvent[] = [{ type: 'agent-start', runId, messages: prior }];
+    const starting: AgentEvent[] = [{ type: 'agent-start', runId, messages: prior }];
     if (repairs.length > 0) {
       const what = repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
-      opening.push({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
+      starting.push({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
     }
     let ended = false;
     let aborted = false;
     const maxSteps = config.maxSteps ?? 10;
-    const body$ = merge(out, loop(pipeline, { turn: first, input: prompt }, maxSteps, out)).pipe(
+    const body$ = merge(out, loop(runPass, { turn: first, input: prompt }, maxSteps, out)).pipe(
       tap((event) => {
         watch.see(event);
         if (event.type === 'agent-end') ended = true;
@@ -109,7 +123,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
         )
       : NEVER;
     return concat(
-      from(opening),
+      from(starting),
       body$.pipe(takeUntil(abort$)),
       // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
       defer(() => {
@@ -137,7 +151,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
  * pass is subscribed on the queue scheduler, so a synchronous model and tools run 10,000
  * steps without recursion.
  */
-function loop(pipeline: Pipeline, first: NextTurn, maxSteps: number, out: Subject<AgentEvent>): Observable<never> {
+function loop(pipeline: PassPipeline, first: NextTurn, maxSteps: number, out: Subject<AgentEvent>): Observable<never> {
   const route = (item: AgentEvent | NextTurn): item is NextTurn => {
     if (!('type' in item)) return true;
     out.next(item as AgentEvent);
@@ -151,7 +165,7 @@ function loop(pipeline: Pipeline, first: NextTurn, maxSteps: number, out: Subjec
 }
 
 /** One turn through the pipeline, then the decision: its events, then the next turn if any. */
-function pass(pipeline: Pipeline, next: NextTurn, maxSteps: number): Observable<AgentEvent | NextTurn> {
+function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observable<AgentEvent | NextTurn> {
   return defer(() => {
     const base = next.turn;
     const now = base.run.scheduler.now();
@@ -161,12 +175,8 @@ function pass(pipeline: Pipeline, next: NextTurn, maxSteps: number): Observable<
     const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
     for (const message of input) opening.push({ type: 'message-start', message }, { type: 'message-end', message });
     opening.push(turn);
-    const output$: unknown = pipeline(from(opening));
-    if (!isObservable(output$)) {
-      throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
-    }
     let result: Turn | undefined;
-    const checked$ = (output$ as Observable<LoopItem>).pipe(
+    const checked$ = pipeline(opening).pipe(
       filter((item): item is AgentEvent => {
         const out = asTurn(item, 'The loop');
         if (!out) return true;

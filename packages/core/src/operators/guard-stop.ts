@@ -1,4 +1,5 @@
 import { of } from 'rxjs';
+import { registerGuard } from '../loop/pipeline-build.js';
 import type { LoopOperator } from '../loop/turn.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import { turnOperator } from './turn-operator.js';
@@ -17,5 +18,9 @@ import { turnOperator } from './turn-operator.js';
  * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), mustFinish) });
  */
 export function guardStop(guard: StopGuard): LoopOperator {
-  return turnOperator('guardStop', (turn) => of(turn.withGuard(guard)));
+  const add = turnOperator('guardStop', (turn) => of(turn.withGuard(guard)));
+  return (source) => {
+    registerGuard(guard);
+    return add(source);
+  };
 }

@@ -31,14 +31,19 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
     return model.stream(request).subscribe({
       next: (event: ModelEvent) => {
         if (finished) return;
-        if (event?.type === 'finish') {
-          const given: Partial<AssistantMessage> = event.message ?? {};
-          finished = { ...given, stopReason: given.stopReason ?? event.reason };
-          return;
+        try {
+          if (event?.type === 'finish') {
+            const given: Partial<AssistantMessage> = event.message ?? {};
+            finished = { ...given, stopReason: given.stopReason ?? event.reason };
+            return;
+          }
+          if (!started) start();
+          const delta = builder.apply(event);
+          if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
+        } catch (error) {
+          // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
+          subscriber.error(error);
         }
-        if (!started) start();
-        const delta = builder.apply(event);
-        if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => {
@@ -51,7 +56,13 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
           );
           return;
         }
-        const message = finalizeAssistantMessage(finished, builder.message, builder.message.timestamp, turn.step);
+        let message: AssistantMessage;
+        try {
+          message = finalizeAssistantMessage(finished, builder.message, builder.message.timestamp, turn.step);
+        } catch (error) {
+          subscriber.error(error);
+          return;
+        }
         if (!started) start();
         subscriber.next({ type: 'message-end', message });
         subscriber.next(withLengthRecovery(turn, message));

@@ -1,6 +1,7 @@
-import { of, type Observable } from 'rxjs';
-import type { MessageQueue, UserInput } from '../loop/message-queue.js';
-import type { LoopOperator } from '../loop/turn.js';
+import { from, of, type Observable } from 'rxjs';
+import { toUserMessage, type MessageQueue, type UserInput } from '../loop/message-queue.js';
+import { registerFollowUps, registerSteering } from '../loop/pipeline-build.js';
+import type { LoopItem, LoopOperator } from '../loop/turn.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -16,13 +17,13 @@ export interface SteerOptions {
 }
 
 /**
- * Delivers user messages that arrive mid-run. The source is subscribed when the first turn
- * passes (and stays subscribed until the run ends); its messages are delivered at the start of
- * the next turn. In `'interrupt'` mode a message arriving while tools run stops the batch
+ * Delivers user messages that arrive mid-run. The source is subscribed when the run builds
+ * its pipeline and stays subscribed until the run ends; its messages are delivered before the
+ * next model call (at this operator when it comes before `llmStep()`, else at the start of
+ * the next turn). In `'interrupt'` mode a message arriving while tools run stops the batch
  * early: calls not yet started get `Skipped due to queued user message.`, running
  * `interrupt: 'cancel'` tools are aborted, `'block'` ones finish. A pending message keeps the
- * run going even if the model made no tool call. Put it before `executeTools()` for
- * interrupts in the first turn. An error of the source is a `warning`.
+ * run going even if the model made no tool call. An error of the source is a `warning`.
  *
  * @param input$ The messages (text or user messages), or a `MessageQueue` that outlives the run.
  * @param options The delivery mode.
@@ -34,7 +35,25 @@ export interface SteerOptions {
  * userInput$.next('Skip the tests folder.');
  */
 export function steer(input$: Observable<UserInput> | MessageQueue, options: SteerOptions = {}): LoopOperator {
-  return turnOperator('steer', (turn) => of(turn.withSteering(turn.run.attach(input$), options.mode ?? 'interrupt')));
+  const mode = options.mode ?? 'interrupt';
+  const deliver = turnOperator('steer', (turn) => {
+    const queue = turn.run.attach(input$);
+    const steered = turn.withSteering(queue, mode);
+    // Before the model call, what is queued goes into this turn; after it, into the next one.
+    if (turn.assistant || queue.size === 0) return of(steered);
+    const now = turn.run.scheduler.now();
+    const messages = queue.drain().map((m) => toUserMessage(m, now));
+    const items: LoopItem[] = messages.flatMap((message): LoopItem[] => [
+      { type: 'message-start', message },
+      { type: 'message-end', message },
+    ]);
+    items.push(steered.appended(messages));
+    return from(items);
+  });
+  return (source) => {
+    registerSteering(input$, mode);
+    return deliver(source);
+  };
 }
 
 /**
@@ -48,5 +67,9 @@ export function steer(input$: Observable<UserInput> | MessageQueue, options: Ste
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), followUp(of('Now summarize.'))) });
  */
 export function followUp(input$: Observable<UserInput> | MessageQueue): LoopOperator {
-  return turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
+  const add = turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
+  return (source) => {
+    registerFollowUps(input$);
+    return add(source);
+  };
 }

@@ -2,6 +2,7 @@ import { asyncScheduler, Observable, type SchedulerLike, type Subscription } fro
 import type { AgentEvent } from '../events/agent-event.js';
 import { initialAgentState, type AgentState } from '../state/agent-state.js';
 import { reduceAgentState } from '../state/reduce-agent-state.js';
+import { parkTranscript } from '../state/transcript-log.js';
 import type { RecordedEvent } from './record-run.js';
 
 /**
@@ -65,5 +66,7 @@ export function foldEvents(
   events: readonly AgentEvent[],
   initial: AgentState = initialAgentState(),
 ): AgentState {
-  return events.reduce(reduceAgentState, initial);
+  const state = events.reduce(reduceAgentState, initial);
+  parkTranscript(state.messages);
+  return state;
 }

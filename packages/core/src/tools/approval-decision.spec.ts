@@ -29,7 +29,9 @@ describe('approvalNeeded', () => {
   it('refuses the call when the function throws, quoting the error', () => {
     const rule = (args: { command: string }) => args.command.startsWith('rm');
     expect(approvalNeeded(withRule(rule), {}, false)).toEqual({
-      refused: expect.stringMatching(/^needsApproval for tool "bash" threw: .*undefined.*; the call was refused\.$/),
+      refused: expect.stringMatching(
+        /^needsApproval for tool "bash" threw: .*undefined.*; the call was refused\.$/,
+      ),
     });
     const thrower = () => {
       throw new Error('policy store offline');
@@ -42,7 +44,13 @@ describe('approvalNeeded', () => {
   it.each([['yes'], [1], [null], [undefined], [Promise.resolve(false)], [{}]])(
     'counts a function returning %p (not a boolean) as needing approval',
     (answer) => {
-      expect(approvalNeeded(withRule(() => answer), {}, false)).toEqual({ needed: true });
+      expect(
+        approvalNeeded(
+          withRule(() => answer),
+          {},
+          false,
+        ),
+      ).toEqual({ needed: true });
     },
   );
 
@@ -64,7 +72,10 @@ describe('toApprovalDecision', () => {
 
   it('rejects false or { approved: false } with the reason, or a default one', () => {
     expect(toApprovalDecision(false, true)).toEqual({ approved: false, reason: 'Tool call rejected.' });
-    expect(toApprovalDecision({ approved: false }, true)).toEqual({ approved: false, reason: 'Tool call rejected.' });
+    expect(toApprovalDecision({ approved: false }, true)).toEqual({
+      approved: false,
+      reason: 'Tool call rejected.',
+    });
     expect(toApprovalDecision({ approved: false, reason: 'Not on Fridays.' }, true)).toEqual({
       approved: false,
       reason: 'Not on Fridays.',

@@ -57,7 +57,9 @@ export function approvalNeeded(
     answer = (rule as (args: unknown) => unknown).call(tool, args);
   } catch (error) {
     const name = clip(tool.name, 100);
-    return { refused: `needsApproval for tool "${name}" threw: ${clip(errorText(error), 500)}; the call was refused.` };
+    return {
+      refused: `needsApproval for tool "${name}" threw: ${clip(errorText(error), 500)}; the call was refused.`,
+    };
   }
   return { needed: answer !== false };
 }
@@ -83,8 +85,10 @@ export function toApprovalDecision(answer: unknown, hasApprover: boolean): Appro
   if (answer === false) return { approved: false, reason: REJECTED };
   if (typeof answer === 'object' && answer !== null) {
     const { approved, reason } = answer as { approved?: unknown; reason?: unknown };
-    if (approved === true) return typeof reason === 'string' ? { approved: true, reason } : { approved: true };
-    if (approved === false) return { approved: false, reason: typeof reason === 'string' && reason ? reason : REJECTED };
+    if (approved === true)
+      return typeof reason === 'string' ? { approved: true, reason } : { approved: true };
+    if (approved === false)
+      return { approved: false, reason: typeof reason === 'string' && reason ? reason : REJECTED };
   }
   return {
     approved: false,

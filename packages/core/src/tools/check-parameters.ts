@@ -3,7 +3,8 @@ import { describeValue } from '../util/describe-value.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import type { JsonSchemaParameters } from './tool.js';
 
-const ZOD_4 = 'use zod 4 (`import { z } from "zod"` with zod ^4, or `import { z } from "zod/v4"` with zod 3.25)';
+const ZOD_4 =
+  'use zod 4 (`import { z } from "zod"` with zod ^4, or `import { z } from "zod/v4"` with zod 3.25)';
 
 function isJsonSchemaWrapper(value: object): value is JsonSchemaParameters {
   return (value as { kind?: unknown }).kind === 'json-schema';

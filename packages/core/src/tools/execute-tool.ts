@@ -1,4 +1,4 @@
-import { catchError, defer, from, isObservable, last, map, Observable, of, tap, timeout, type SchedulerLike } from 'rxjs';
+import { catchError, defer, from, isObservable, last, map, Observable, of, Subscription, timeout, type SchedulerLike } from 'rxjs';
 import { AgentStop } from '../errors/agent-stop.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { ToolCallPart } from '../messages/types.js';
@@ -36,15 +36,50 @@ const EMPTY_RESULT: ToolResult = { content: [{ type: 'text', text: '' }], isErro
  * Observable's last value — each of whose values is reported as progress when it is emitted.
  */
 function returned(tool: AnyTool, value: unknown, ctx: CallContext): Observable<ToolResult> {
-  if (isObservable(value)) {
-    return value.pipe(
-      tap((v) => ctx.progress(v)),
-      last(undefined, undefined as unknown),
-      map((v) => toToolResult(tool, v)),
-    );
-  }
+  if (isObservable(value)) return lastWithProgress(value, ctx).pipe(map((v) => toToolResult(tool, v)));
   if (isPromiseLike(value)) return from(value).pipe(map((v) => toToolResult(tool, v)));
   return of(toToolResult(tool, value));
+}
+
+/**
+ * An Observable tool's last value (undefined when none). Every other value is reported as
+ * progress when it is emitted: at once when the next value comes, else on the scheduler's next
+ * tick unless the Observable completes first (then it is the result, not progress).
+ */
+function lastWithProgress(source: Observable<unknown>, ctx: CallContext): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    let last: unknown;
+    let pending: Subscription | undefined;
+    const settlePending = (report: boolean) => {
+      if (!pending) return;
+      pending.unsubscribe();
+      pending = undefined;
+      if (report) ctx.progress(last);
+    };
+    const subscription = source.subscribe({
+      next: (value) => {
+        settlePending(true);
+        last = value;
+        pending = ctx.scheduler.schedule(() => {
+          pending = undefined;
+          ctx.progress(value);
+        });
+      },
+      error: (error: unknown) => {
+        settlePending(false);
+        subscriber.error(error);
+      },
+      complete: () => {
+        settlePending(false);
+        subscriber.next(last);
+        subscriber.complete();
+      },
+    });
+    return () => {
+      settlePending(false);
+      subscription.unsubscribe();
+    };
+  });
 }
 
 /**

@@ -25,7 +25,11 @@ describe('jsonSchema(): the schema is compiled when it is given', () => {
       { type: 'object', properties: { id: { type: 'integer', minimum: 'one' } } },
       'schema/properties/id/minimum must be number',
     ],
-    ['an unresolvable $ref', { type: 'object', properties: { a: { $ref: '#/definitions/nope' } } }, "can't resolve reference #/definitions/nope"],
+    [
+      'an unresolvable $ref',
+      { type: 'object', properties: { a: { $ref: '#/definitions/nope' } } },
+      "can't resolve reference #/definitions/nope",
+    ],
     ['a bad regular expression', { type: 'string', pattern: '(' }, 'Invalid regular expression'],
   ])('refuses %s with an AgentConfigError saying what is wrong', (_what, schema, problem) => {
     const error = errorOf(() => jsonSchema(schema));

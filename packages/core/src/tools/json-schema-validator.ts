@@ -34,7 +34,7 @@ export function compileJsonSchema(schema: JSONSchema, owner = 'given to jsonSche
   let validate: ValidateFunction;
   try {
     if (checker.validateSchema(schema) !== true) {
-      throw new Error(checker.errorsText(checker.errors, { dataVar: "schema" }));
+      throw new Error(checker.errorsText(checker.errors, { dataVar: 'schema' }));
     }
     // Checked above; its own instance registers its `$id`s where no other schema can meet them.
     validate = new Ajv({ ...OPTIONS, validateSchema: false }).compile(schema);

@@ -128,7 +128,7 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
 
     const approve = (): Observable<CallItem> => {
       const need = approvalNeeded(tool, args, env.approvalRequired);
-      if ('refused' in need) return of(refused(need.refused, 'rejected'));
+      if ('refused' in need) return of(refused(need.refused));
       if (!need.needed) return gate();
       const request: AgentEvent = { type: 'approval-request', toolCallId: call.id, toolName: call.name, args };
       const approver = env.approver;
@@ -139,9 +139,10 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
         of(request),
         answer$.pipe(
           concatMap((a) => {
+            // A failing approver is an error of the call (the run goes on); any other "no" a rejection.
             const decision = a.ok
               ? toApprovalDecision(a.value, approver !== undefined)
-              : { approved: false, reason: `The approver failed, so the call was refused: ${a.error}` };
+              : { approved: false, reason: `The approver failed, so the call was refused: ${a.error}`, failed: true };
             const end: AgentEvent = {
               type: 'approval-end',
               toolCallId: call.id,
@@ -151,7 +152,9 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
             if (decision.reason !== undefined) end.reason = decision.reason;
             return concat(
               of(end),
-              decision.approved ? gate() : of(refused(decision.reason ?? 'Tool call rejected.', 'rejected')),
+              decision.approved
+                ? gate()
+                : of(refused(decision.reason ?? 'Tool call rejected.', 'failed' in decision ? 'error' : 'rejected')),
             );
           }),
         ),

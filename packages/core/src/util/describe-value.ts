@@ -25,9 +25,11 @@ export function describeValue(value: unknown, max = 200): string {
       return `${clip(String(value), max)} (a symbol)`;
     case 'function':
       return 'a function';
-    default:
+    case 'object':
       if (value === null) return 'null';
       return `${clip(json(value), max)} (${Array.isArray(value) ? 'an array' : 'an object'})`;
+    default:
+      return 'a value of an unknown type';
   }
 }
 
