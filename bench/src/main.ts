@@ -24,7 +24,9 @@ const BENCHMARKS = {
   streaming: async (rows: Row[], raw: Record<string, unknown>) => {
     for (const deltas of [10_000, 100_000]) {
       const n = deltas.toLocaleString('en-US');
-      const result = await timed(`streaming ${n} deltas, synchronous source`, () => benchStreaming(deltas));
+      const result = await timed(`streaming ${n} deltas, synchronous source`, () =>
+        benchStreaming(deltas, { budgetMs: 8_000 }),
+      );
       raw[`streaming-${deltas}`] = result;
       rows.push(...streamingRows(result));
     }
@@ -33,7 +35,7 @@ const BENCHMARKS = {
     for (const deltas of [10_000, 100_000]) {
       const n = deltas.toLocaleString('en-US');
       const result = await timed(`streaming ${n} deltas, asynchronous source`, () =>
-        benchAsyncStreaming(deltas),
+        benchAsyncStreaming(deltas, { budgetMs: 8_000 }),
       );
       raw[`async-streaming-${deltas}`] = result;
       rows.push(...asyncStreamingRows(result));
@@ -43,13 +45,18 @@ const BENCHMARKS = {
     const loops: ToolLoopResult[] = [];
     for (const steps of [100, 1_000]) {
       const n = steps.toLocaleString('en-US');
-      // Each figure is 10,000 steps (100 runs of 100, 10 of 1,000); 5 rounds after 1 warm-up
-      // are enough at 1,000, where slow contenders take a while.
-      const options = steps >= 1_000 ? { runs: 5, warmup: 1, budgetMs: 20_000 } : { budgetMs: 20_000 };
+      // Each figure is 5,000 steps (50 runs of 100, 5 of 1,000); the JIT is warm after the
+      // first size. Slow contenders cut the rounds short (the budget).
+      const options = {
+        stepsPerFigure: 5_000,
+        warmup: steps >= 1_000 ? 1 : 2,
+        warmupMs: 0,
+        budgetMs: 10_000,
+      };
       loops.push(await timed(`tool loop, ${n} steps`, () => benchToolLoop(steps, options)));
     }
     const growth = await timed('tool loop, 10,000 steps and growth vs 100 × 100 steps, back to back', () =>
-      benchGrowth(10_000, 100),
+      benchGrowth(10_000, 100, { budgetMs: 8_000 }),
     );
     const inRun = await timed('runAgent in one 10,000-step run', () =>
       inRunGrowth(10_000, { warmup: 1, warmupMs: 0 }),
@@ -90,7 +97,7 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   log(`rxagent benchmark — ${formatMachineInfo(machine)}`);
   log(
-    "Each figure is the median of 7 runs after a warm-up (≥ 3 runs and ≥ 300 ms), in steady state (no forced GC between runs), contenders measured back to back in each round; ratios are costs relative to the baseline (medians of the rounds' ratios).\n",
+    "Each figure is the median of 7 rounds after a warm-up (fewer when a time budget cuts them short), in steady state (no forced GC between runs), the contenders measured back to back in each round; ratios are costs relative to the baseline (> 1: slower or bigger), medians of the rounds' ratios.\n",
   );
   const rows: Row[] = [];
   const raw: Record<string, unknown> = {};

@@ -22,7 +22,11 @@ export {
   toolErrorResult,
   userMessage,
 } from './messages/message-helpers.js';
-export { isEmptyAssistant, repairMessageSequence, validateMessageSequence } from './messages/message-sequence.js';
+export {
+  isEmptyAssistant,
+  repairMessageSequence,
+  validateMessageSequence,
+} from './messages/message-sequence.js';
 export type { MessageSequenceIssue } from './messages/message-sequence.js';
 export { convertToModelMessages, isModelVisible } from './messages/convert-to-model.js';
 

@@ -30,7 +30,10 @@ import {
 const base = (scenario: Scenario) => [llmStep(), executeTools(), stopWhen(stepCountIs(scenario.stopAfter))];
 
 const insertionsArb = (mode: Mode) =>
-  fc.array(fc.record({ at: fc.integer({ min: 0, max: 3 }), op: keepingOpArb(mode) }), { minLength: 1, maxLength: 3 });
+  fc.array(fc.record({ at: fc.integer({ min: 0, max: 3 }), op: keepingOpArb(mode) }), {
+    minLength: 1,
+    maxLength: 3,
+  });
 
 async function checkComposition(scenario: Scenario, insertions: Insertion<KeepingOp>[]): Promise<void> {
   const plain = await runScenario(scenario, { pipeline: pipelineOf(base(scenario)) });

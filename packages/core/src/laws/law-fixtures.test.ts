@@ -73,7 +73,10 @@ const REAL_TOOLS: ToolKind[] = ['sync', 'observable', 'promise'];
  * Random scenarios: 1–3 tools of random kinds, a model of 1–4 scripted steps each asking for
  * 0–3 calls (past the script it answers with text), sync or async model and tools.
  */
-export function scenarioArb(mode: Mode, options: { maxMs?: number; maxLatencyMs?: number } = {}): fc.Arbitrary<Scenario> {
+export function scenarioArb(
+  mode: Mode,
+  options: { maxMs?: number; maxLatencyMs?: number } = {},
+): fc.Arbitrary<Scenario> {
   const maxMs = options.maxMs ?? 20;
   const step: fc.Arbitrary<StepSpec> = fc.record({
     calls: fc.array(
@@ -91,7 +94,10 @@ export function scenarioArb(mode: Mode, options: { maxMs?: number; maxLatencyMs?
       maxLength: 3,
     }),
     steps: fc.array(step, { minLength: 1, maxLength: 4 }),
-    modelTiming: mode === 'virtual' ? fc.constantFrom<ModelTiming>('sync', 'latency') : fc.constantFrom<ModelTiming>('sync', 'microtask'),
+    modelTiming:
+      mode === 'virtual'
+        ? fc.constantFrom<ModelTiming>('sync', 'latency')
+        : fc.constantFrom<ModelTiming>('sync', 'microtask'),
     latencyMs: fc.nat({ max: options.maxLatencyMs ?? 10 }),
     stopAfter: fc.integer({ min: 1, max: 5 }),
     concurrency: fc.constantFrom(1, 2, 8),
@@ -99,7 +105,9 @@ export function scenarioArb(mode: Mode, options: { maxMs?: number; maxLatencyMs?
 }
 
 /** Both modes. */
-export function anyScenarioArb(options: { maxMs?: number; maxLatencyMs?: number } = {}): fc.Arbitrary<Scenario> {
+export function anyScenarioArb(
+  options: { maxMs?: number; maxLatencyMs?: number } = {},
+): fc.Arbitrary<Scenario> {
   return fc.oneof(scenarioArb('virtual', options), scenarioArb('real', options));
 }
 
@@ -127,7 +135,13 @@ export function scriptedMessage(scenario: Scenario, stepNo: number): AssistantMe
   if (spec.text) content.push({ type: 'text', text: spec.text });
   spec.calls.forEach((call, i) => {
     const args = { n: call.n, ms: call.ms };
-    content.push({ type: 'tool-call', id: `s${stepNo}c${i}`, name: toolName(scenario, call), args, argsText: JSON.stringify(args) });
+    content.push({
+      type: 'tool-call',
+      id: `s${stepNo}c${i}`,
+      name: toolName(scenario, call),
+      args,
+      argsText: JSON.stringify(args),
+    });
   });
   if (content.length === 0) content.push({ type: 'text', text: '' });
   return {
@@ -157,7 +171,10 @@ export function messageEvents(message: AssistantMessage): ModelEvent[] {
       );
     }
   });
-  events.push({ type: 'usage', usage: message.usage }, { type: 'finish', reason: message.stopReason, message });
+  events.push(
+    { type: 'usage', usage: message.usage },
+    { type: 'finish', reason: message.stopReason, message },
+  );
   return events;
 }
 
@@ -224,7 +241,11 @@ function timed(events: readonly ModelEvent[], env: StreamEnv): Observable<ModelE
 }
 
 /** A stream that, once its events are out, completes and then goes on misbehaving. */
-function misbehaving(events: readonly ModelEvent[], env: StreamEnv, after: (s: { next(e: ModelEvent): void; error(e: unknown): void; complete(): void }) => void): Observable<ModelEvent> {
+function misbehaving(
+  events: readonly ModelEvent[],
+  env: StreamEnv,
+  after: (s: { next(e: ModelEvent): void; error(e: unknown): void; complete(): void }) => void,
+): Observable<ModelEvent> {
   return new Observable<ModelEvent>((subscriber) =>
     timed(events, env).subscribe({
       next: (e) => subscriber.next(e),
@@ -237,14 +258,22 @@ function misbehaving(events: readonly ModelEvent[], env: StreamEnv, after: (s: {
   );
 }
 
-export function buildStream(events: readonly ModelEvent[], shape: StreamShape, env: StreamEnv): Observable<ModelEvent> {
+export function buildStream(
+  events: readonly ModelEvent[],
+  shape: StreamShape,
+  env: StreamEnv,
+): Observable<ModelEvent> {
   const finish = events[events.length - 1] as ModelEvent;
   const body = events.slice(0, -1);
   switch (shape) {
     case 'plain':
       return timed(events, env);
     case 'concat-timer':
-      return concat(timer(1, env.scheduler).pipe(map(() => body[0] as ModelEvent)), timed(body.slice(1), env), of(finish));
+      return concat(
+        timer(1, env.scheduler).pipe(map(() => body[0] as ModelEvent)),
+        timed(body.slice(1), env),
+        of(finish),
+      );
     case 'endWith':
       return timed(body, env).pipe(endWith(finish));
     case 'events-after-finish':
@@ -291,7 +320,11 @@ export interface LawModel extends ChatModel {
   readonly counts: { streamCalls: number; subscriptions: number; teardowns: number };
 }
 
-export function lawModel(scenario: Scenario, env: StreamEnv, shapes: readonly StreamShape[] = ['plain']): LawModel {
+export function lawModel(
+  scenario: Scenario,
+  env: StreamEnv,
+  shapes: readonly StreamShape[] = ['plain'],
+): LawModel {
   const requests: string[] = [];
   const kept: ChatRequest[] = [];
   const counts = { streamCalls: 0, subscriptions: 0, teardowns: 0 };
@@ -339,34 +372,40 @@ const parameters = z.object({ n: z.number(), ms: z.number() });
 /** The scenario's tools (`t0`, `t1`, `t2`), each execution logged with its signal. */
 export function lawTools(scenario: Scenario): LawTools {
   const executions: Execution[] = [];
-  const tools = scenario.tools.map((kind, i) =>
-    tool({
-      name: `t${i}`,
-      description: `law tool ${i} (${kind})`,
-      parameters,
-      execute: ({ n, ms }, ctx): string | Promise<string> | Observable<string> => {
-        const execution: Execution = { id: ctx.toolCallId, tool: `t${i}`, signal: ctx.signal, finished: false };
-        executions.push(execution);
-        const result = `t${i}:${n}`;
-        const done = () => {
-          execution.finished = true;
-          return result;
-        };
-        switch (kind) {
-          case 'sync':
-            return done();
-          case 'observable':
-            return defer(() => of(done()));
-          case 'timer':
-            return timer(ms, ctx.scheduler).pipe(map(done));
-          case 'promise':
-            return (async () => {
-              for (let k = 0; k < ms % 5; k++) await Promise.resolve();
+  const tools = scenario.tools.map(
+    (kind, i) =>
+      tool({
+        name: `t${i}`,
+        description: `law tool ${i} (${kind})`,
+        parameters,
+        execute: ({ n, ms }, ctx): string | Promise<string> | Observable<string> => {
+          const execution: Execution = {
+            id: ctx.toolCallId,
+            tool: `t${i}`,
+            signal: ctx.signal,
+            finished: false,
+          };
+          executions.push(execution);
+          const result = `t${i}:${n}`;
+          const done = () => {
+            execution.finished = true;
+            return result;
+          };
+          switch (kind) {
+            case 'sync':
               return done();
-            })();
-        }
-      },
-    }) as unknown as AnyTool,
+            case 'observable':
+              return defer(() => of(done()));
+            case 'timer':
+              return timer(ms, ctx.scheduler).pipe(map(done));
+            case 'promise':
+              return (async () => {
+                for (let k = 0; k < ms % 5; k++) await Promise.resolve();
+                return done();
+              })();
+          }
+        },
+      }) as unknown as AnyTool,
   );
   return { tools, executions };
 }
@@ -410,7 +449,10 @@ export function keepingOpArb(mode: Mode): fc.Arbitrary<KeepingOp> {
     fc.constant({ kind: 'map-events' }),
     fc.constant({ kind: 'filter-keep' }),
     fc.record({ kind: fc.constant('filter-drop'), type: fc.constantFrom(...DROPPABLE) }),
-    fc.record({ kind: fc.constant('delay'), ms: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: mode === 'virtual' ? 50 : 3 })) }),
+    fc.record({
+      kind: fc.constant('delay'),
+      ms: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: mode === 'virtual' ? 50 : 3 })),
+    }),
     fc.record({ kind: fc.constant('observeOn'), on: scheduler }),
     fc.record({ kind: fc.constant('subscribeOn'), on: scheduler }),
     fc.constant({ kind: 'concatMap-timer' }),
@@ -449,7 +491,11 @@ export interface Insertion<Op> {
 }
 
 /** `base` with `inserted` placed at their positions (stable for equal positions). */
-export function withInsertions<Op>(base: readonly LoopOperator[], inserted: readonly Insertion<Op>[], toOperator: (op: Op) => LoopOperator): LoopOperator[] {
+export function withInsertions<Op>(
+  base: readonly LoopOperator[],
+  inserted: readonly Insertion<Op>[],
+  toOperator: (op: Op) => LoopOperator,
+): LoopOperator[] {
   const out: LoopOperator[] = [];
   for (let at = 0; at <= base.length; at++) {
     for (const ins of inserted) if (Math.min(ins.at, base.length) === at) out.push(toOperator(ins.op));
@@ -460,12 +506,15 @@ export function withInsertions<Op>(base: readonly LoopOperator[], inserted: read
 }
 
 /** The pipeline applying `operators` in order. */
-export function pipelineOf(operators: readonly LoopOperator[]): (turn$: Observable<LoopItem>) => Observable<LoopItem> {
+export function pipelineOf(
+  operators: readonly LoopOperator[],
+): (turn$: Observable<LoopItem>) => Observable<LoopItem> {
   return (turn$) => operators.reduce((stream$, operator) => operator(stream$), turn$);
 }
 
 /** Operators that misuse the turn (law 2). */
 export const dropTurn = (): LoopOperator => filter((item: LoopItem) => !isTurn(item));
-export const duplicateTurn = (): LoopOperator => mergeMap((item: LoopItem) => (isTurn(item) ? [item, item] : [item]));
+export const duplicateTurn = (): LoopOperator =>
+  mergeMap((item: LoopItem) => (isTurn(item) ? [item, item] : [item]));
 export const spreadTurn = (): LoopOperator =>
   map((item: LoopItem): LoopItem => (isTurn(item) ? ({ ...item } as unknown as Turn) : item));

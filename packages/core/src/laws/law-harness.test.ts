@@ -13,7 +13,15 @@ import type { AgentMessage } from '../messages/types.js';
 import type { AgentState } from '../state/agent-state.js';
 import { withState } from '../state/with-state.js';
 import { stepCountIs } from '../stop/stop-conditions.js';
-import { lawModel, lawTools, timeless, type LawModel, type LawTools, type Scenario, type StreamShape } from './law-fixtures.test.js';
+import {
+  lawModel,
+  lawTools,
+  timeless,
+  type LawModel,
+  type LawTools,
+  type Scenario,
+  type StreamShape,
+} from './law-fixtures.test.js';
 
 // ---------------------------------------------------------------------------------------------
 // Short and long form
@@ -28,7 +36,12 @@ export const FULL_LAWS = process.env.RXAGENT_FAULTS === 'full';
  */
 export function lawParams<T>(short: number, full: number): fc.Parameters<T> {
   const fromEnv = Number(process.env.RXAGENT_LAWS_SEED);
-  const seed = Number.isInteger(fromEnv) && process.env.RXAGENT_LAWS_SEED ? fromEnv : FULL_LAWS ? Date.now() % 2 ** 31 : 20240611;
+  const seed =
+    Number.isInteger(fromEnv) && process.env.RXAGENT_LAWS_SEED
+      ? fromEnv
+      : FULL_LAWS
+        ? Date.now() % 2 ** 31
+        : 20240611;
   return { numRuns: FULL_LAWS ? full : short, seed };
 }
 
@@ -100,9 +113,18 @@ interface Started {
   tornDown(): boolean;
 }
 
-function start(scenario: Scenario, options: RunOptions, scheduler: SchedulerLike, virtual: TestScheduler | undefined): Started {
+function start(
+  scenario: Scenario,
+  options: RunOptions,
+  scheduler: SchedulerLike,
+  virtual: TestScheduler | undefined,
+): Started {
   const owned = new Set<Subscription>();
-  const model = lawModel(scenario, { timing: scenario.modelTiming, latencyMs: scenario.latencyMs, scheduler, owned }, options.shapes);
+  const model = lawModel(
+    scenario,
+    { timing: scenario.modelTiming, latencyMs: scenario.latencyMs, scheduler, owned },
+    options.shapes,
+  );
   const tools = lawTools(scenario);
   const config: RunAgentConfig = {
     model,
@@ -209,7 +231,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
 // Reading an outcome
 
 /** The events as plain JSON, times left out. */
-export function publicEvents(events: readonly AgentEvent[], ignore: ReadonlySet<string> = new Set()): string[] {
+export function publicEvents(
+  events: readonly AgentEvent[],
+  ignore: ReadonlySet<string> = new Set(),
+): string[] {
   return events.filter((e) => !ignore.has(e.type)).map(timeless);
 }
 
@@ -223,7 +248,10 @@ export function endTranscript(events: readonly AgentEvent[]): AgentMessage[] | u
 }
 
 /** Law 5: every transcript of the outcome (the state's, and `agent-end`'s when there is one) is valid. */
-export function transcriptIssues(outcome: Outcome): { state: MessageSequenceIssue[]; agentEnd: MessageSequenceIssue[] } {
+export function transcriptIssues(outcome: Outcome): {
+  state: MessageSequenceIssue[];
+  agentEnd: MessageSequenceIssue[];
+} {
   const fromEnd = endTranscript(outcome.events);
   return {
     state: validateMessageSequence(outcome.state.messages),
@@ -233,7 +261,10 @@ export function transcriptIssues(outcome: Outcome): { state: MessageSequenceIssu
 
 /** A short description of an outcome for failure messages. */
 export function describeOutcome(outcome: Outcome): string {
-  const error = outcome.error instanceof Error ? `${outcome.error.name}: ${outcome.error.message}` : String(outcome.error);
+  const error =
+    outcome.error instanceof Error
+      ? `${outcome.error.name}: ${outcome.error.message}`
+      : String(outcome.error);
   return JSON.stringify({
     end: outcome.end,
     error: outcome.end === 'error' ? error : undefined,

@@ -43,7 +43,8 @@ export function decideTurn(out: Turn | undefined, maxSteps: number): TurnDecisio
     // No executeTools(): close the calls so the transcript stays valid for the next request.
     const now = turn.run.scheduler.now();
     const results = calls.map((call) => toolErrorResult(call, NOT_EXECUTED, now) as ToolResultMessage);
-    for (const message of results) events.push({ type: 'message-start', message }, { type: 'message-end', message });
+    for (const message of results)
+      events.push({ type: 'message-start', message }, { type: 'message-end', message });
     turn = turn.withToolResults(results);
   }
   const step = turn.stepResult() as StepResult;

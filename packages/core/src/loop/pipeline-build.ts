@@ -42,7 +42,10 @@ export function buildPipeline(
 }
 
 /** Registers a steering source with the run being built, if any. */
-export function registerSteering(input$: Observable<UserInput> | MessageQueue, mode: SteeringQueue['mode']): void {
+export function registerSteering(
+  input$: Observable<UserInput> | MessageQueue,
+  mode: SteeringQueue['mode'],
+): void {
   if (!building) return;
   const queue = building.run.attach(input$);
   if (!building.steering.some((s) => s.queue === queue)) building.steering.push({ queue, mode });

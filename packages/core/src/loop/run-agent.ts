@@ -77,14 +77,25 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
     const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
     const prompt = normalizePrompt(config.prompt, now);
     if (prompt.length === 0 && prior.length === 0) {
-      throw new AgentConfigError('runAgent needs a prompt or prior messages: pass { prompt: "…" } or { messages }.');
+      throw new AgentConfigError(
+        'runAgent needs a prompt or prior messages: pass { prompt: "…" } or { messages }.',
+      );
     }
     const runId = config.runId ?? globalThis.crypto.randomUUID();
     const out = new Subject<AgentEvent>();
-    const scope = new RunScope(config, scheduler, runId, prior.length, (event) => out.next(event));
+    // Warnings raised before the run's body is subscribed (a source failing as it is attached)
+    // wait for it instead of going to a Subject nobody listens to yet.
+    let early: AgentEvent[] | undefined = [];
+    const scope = new RunScope(config, scheduler, runId, prior.length, (event) =>
+      early ? early.push(event) : out.next(event),
+    );
     // The pipeline is built once per run and subscribed once per turn, on the turn's items.
     let turnItems: readonly LoopItem[] = [];
-    const { output$, registrations } = buildPipeline(scope, resolvePipeline(config), defer(() => from(turnItems)));
+    const { output$, registrations } = buildPipeline(
+      scope,
+      resolvePipeline(config),
+      defer(() => from(turnItems)),
+    );
     if (!isObservable(output$)) {
       throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
     }
@@ -123,7 +134,11 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
         )
       : NEVER;
     return concat(
-      from(starting),
+      defer(() => {
+        const raised = early ?? [];
+        early = undefined;
+        return from([...starting, ...raised]);
+      }),
       body$.pipe(takeUntil(abort$)),
       // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
       defer(() => {
@@ -151,7 +166,12 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
  * pass is subscribed on the queue scheduler, so a synchronous model and tools run 10,000
  * steps without recursion.
  */
-function loop(pipeline: PassPipeline, first: NextTurn, maxSteps: number, out: Subject<AgentEvent>): Observable<never> {
+function loop(
+  pipeline: PassPipeline,
+  first: NextTurn,
+  maxSteps: number,
+  out: Subject<AgentEvent>,
+): Observable<never> {
   const route = (item: AgentEvent | NextTurn): item is NextTurn => {
     if (!('type' in item)) return true;
     out.next(item as AgentEvent);
@@ -173,7 +193,8 @@ function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observa
     const input = [...next.input, ...steered];
     const turn = base.appended(input);
     const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
-    for (const message of input) opening.push({ type: 'message-start', message }, { type: 'message-end', message });
+    for (const message of input)
+      opening.push({ type: 'message-start', message }, { type: 'message-end', message });
     opening.push(turn);
     let result: Turn | undefined;
     const checked$ = pipeline(opening).pipe(

@@ -21,7 +21,9 @@ function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, Any
       );
     }
     if (map.has(tool.name)) {
-      throw new AgentConfigError(`Two tools are named "${tool.name}": tool names must be unique within a run.`);
+      throw new AgentConfigError(
+        `Two tools are named "${tool.name}": tool names must be unique within a run.`,
+      );
     }
     map.set(tool.name, tool);
   }

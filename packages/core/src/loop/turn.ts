@@ -168,7 +168,11 @@ export class Turn {
     run: RunFacts,
     prior: readonly AgentMessage[],
     input: readonly AgentMessage[],
-    options: { steering?: readonly SteeringQueue[]; followUps?: readonly MessageQueue[]; guards?: readonly StopGuard[] } = {},
+    options: {
+      steering?: readonly SteeringQueue[];
+      followUps?: readonly MessageQueue[];
+      guards?: readonly StopGuard[];
+    } = {},
   ): Turn {
     const all = [...prior, ...input];
     return new Turn({
@@ -223,7 +227,11 @@ export class Turn {
   }
 
   /** This turn with `message` as the model's answer (appended to the transcript, usage added). */
-  withAssistant(message: AssistantMessage, next: readonly UserMessage[] = this.next, lengthRecoveries = this.lengthRecoveries): Turn {
+  withAssistant(
+    message: AssistantMessage,
+    next: readonly UserMessage[] = this.next,
+    lengthRecoveries = this.lengthRecoveries,
+  ): Turn {
     return this.copy({
       assistant: message,
       log: this.log.append(message),
@@ -235,7 +243,10 @@ export class Turn {
   }
 
   /** This turn with its calls' results (appended to the transcript in the order given). */
-  withToolResults(results: readonly ToolResultMessage[], toolErrors: ReadonlyMap<string, number> = this.toolErrors): Turn {
+  withToolResults(
+    results: readonly ToolResultMessage[],
+    toolErrors: ReadonlyMap<string, number> = this.toolErrors,
+  ): Turn {
     return this.copy({
       toolResults: results,
       log: this.log.append(...results),
@@ -250,7 +261,10 @@ export class Turn {
   }
 
   /** This turn sending `messages` to the model instead of its transcript. */
-  withContext(messages: readonly Message[], recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>): Turn {
+  withContext(
+    messages: readonly Message[],
+    recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>,
+  ): Turn {
     return this.copy({ context: messages, recoverOverflow: recoverOverflow ?? this.recoverOverflow });
   }
 

@@ -60,7 +60,10 @@ export function callModel(
             turn.recoverOverflow(error).pipe(
               last(),
               concatMap((update) =>
-                concat(from(update.events), defer(() => attempt(attemptNo + 1, update.messages, all, true))),
+                concat(
+                  from(update.events),
+                  defer(() => attempt(attemptNo + 1, update.messages, all, true)),
+                ),
               ),
             ),
           );

@@ -50,7 +50,10 @@ export function checkSequence(turn: Turn): { messages: readonly Message[]; warni
   return repairIfNeeded(turn.modelMessages, turn);
 }
 
-function repairIfNeeded(messages: readonly Message[], turn: Turn): { messages: readonly Message[]; warning?: AgentEvent } {
+function repairIfNeeded(
+  messages: readonly Message[],
+  turn: Turn,
+): { messages: readonly Message[]; warning?: AgentEvent } {
   if (validateMessageSequence(messages).length === 0) return { messages };
   const { messages: repaired, repairs } = repairMessageSequence(messages, turn.run.scheduler.now());
   return {

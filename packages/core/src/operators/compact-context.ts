@@ -1,4 +1,15 @@
-import { catchError, concatMap, defer, from, isObservable, last, map, of, type Observable, type ObservableInput } from 'rxjs';
+import {
+  catchError,
+  concatMap,
+  defer,
+  from,
+  isObservable,
+  last,
+  map,
+  of,
+  type Observable,
+  type ObservableInput,
+} from 'rxjs';
 import type { ContextManager, ContextManagerContext, ContextProjection } from '../context/context-manager.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LoopItem, LoopOperator, Turn, TurnContextUpdate } from '../loop/turn.js';
@@ -13,7 +24,9 @@ function isProjection(value: unknown): value is ContextProjection {
   );
 }
 
-function projection$(value: ContextProjection | ObservableInput<ContextProjection>): Observable<ContextProjection> {
+function projection$(
+  value: ContextProjection | ObservableInput<ContextProjection>,
+): Observable<ContextProjection> {
   return isProjection(value) ? of(value) : from(value).pipe(last());
 }
 

@@ -236,7 +236,7 @@ describe('executeTools (marbles)', () => {
     expect(aborted).toEqual(['c1']);
   });
 
-  it('skips the calls not started when the turn\'s steering queue gets a message (interrupt)', () => {
+  it("skips the calls not started when the turn's steering queue gets a message (interrupt)", () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const first = cold('9ms (r|)', { r: 'first done' });
       const second = cold('9ms (r|)', { r: 'second done' });
@@ -285,7 +285,12 @@ describe('executeTools (marbles)', () => {
         A: 'tool-end:c1:ok',
         M: 'message-start:tool:c1',
         N: 'message-end:tool:c1',
-        t: { step: 1, results: ['c1:ok:All done.'], roles: ['user', 'assistant', 'tool'], stop: 'stop-requested' },
+        t: {
+          step: 1,
+          results: ['c1:ok:All done.'],
+          roles: ['user', 'assistant', 'tool'],
+          stop: 'stop-requested',
+        },
       });
     });
   });

@@ -7,7 +7,11 @@ import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js'
 import { runToolBatch } from './tool-batch.js';
 import { turnOperator } from './turn-operator.js';
 
-export { CANCELLED_FOR_STEERING_TEXT, SKIPPED_FOR_STEERING_TEXT, SKIPPED_FOR_STOP_TEXT } from './tool-batch.js';
+export {
+  CANCELLED_FOR_STEERING_TEXT,
+  SKIPPED_FOR_STEERING_TEXT,
+  SKIPPED_FOR_STOP_TEXT,
+} from './tool-batch.js';
 
 /**
  * Options of `executeTools`; each defaults to the run's config.
@@ -50,7 +54,7 @@ export function executeTools(options: ExecuteToolsOptions = {}): LoopOperator {
     defer(() => {
       if (!turn.assistant) {
         throw new PipelineError(
-          'executeTools() received a turn without the model\'s message: put executeTools() after llmStep() in the pipeline.',
+          "executeTools() received a turn without the model's message: put executeTools() after llmStep() in the pipeline.",
         );
       }
       if (turn.toolResults) {

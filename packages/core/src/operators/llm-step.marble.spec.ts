@@ -10,7 +10,9 @@ import { llmStep } from './llm-step.js';
 // Marble tests of llmStep alone: a fixture turn (`aTurn`) with a marble model, in the RxJS
 // spec shape (`e1`, `e1subs`, `expected`). Items are summarized: turns hold functions.
 
-const hello = assistantMessage([{ type: 'text', text: 'Hello' }], 'stop', { usage: { inputTokens: 3, outputTokens: 2 } });
+const hello = assistantMessage([{ type: 'text', text: 'Hello' }], 'stop', {
+  usage: { inputTokens: 3, outputTokens: 2 },
+});
 const values = { a: textDelta('Hel'), b: textDelta('lo'), f: finishEvent(hello) };
 
 function eventSummary(event: AgentEvent): string {
@@ -92,10 +94,12 @@ describe('llmStep (marbles)', () => {
       const e1subs = '^ 11ms !';
       const expected = timeline([0, 'w'], [2, 'SEt'], [12, '|']);
 
-      expectObservable(e1.pipe(llmStep(), map((item) => (item === warning ? 'same' : isTurn(item) ? 'turn' : item.type)))).toBe(
-        expected,
-        { w: 'same', S: 'message-start', E: 'message-end', t: 'turn' },
-      );
+      expectObservable(
+        e1.pipe(
+          llmStep(),
+          map((item) => (item === warning ? 'same' : isTurn(item) ? 'turn' : item.type)),
+        ),
+      ).toBe(expected, { w: 'same', S: 'message-start', E: 'message-end', t: 'turn' });
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
     });
   });
@@ -144,7 +148,9 @@ describe('llmStep (marbles)', () => {
         { marble: '-#', error: down },
         { marble: '-#', error: down },
       ]);
-      const e1 = cold('-t|', { t: aTurn({ model, config: { retryBackoff: { initialDelayMs: 10, jitter: 0 } } }) });
+      const e1 = cold('-t|', {
+        t: aTurn({ model, config: { retryBackoff: { initialDelayMs: 10, jitter: 0 } } }),
+      });
       const expected = timeline([2, 'R'], [13, '#']);
 
       expectObservable(summarized(e1.pipe(llmStep(undefined, { maxRetries: 1 })))).toBe(
@@ -194,7 +200,10 @@ describe('llmStep (marbles)', () => {
     let model!: ReturnType<typeof marbleModel>;
     testScheduler.run(({ cold, expectObservable }) => {
       model = marbleModel(cold, ['(f|)'], values);
-      const orphan = assistantMessage([{ type: 'tool-call', id: 'c1', name: 'read', args: {} }], 'tool-calls');
+      const orphan = assistantMessage(
+        [{ type: 'tool-call', id: 'c1', name: 'read', args: {} }],
+        'tool-calls',
+      );
       const e1 = cold('-t 9ms |', { t: aTurn({ model, messages: [userMessage('hi'), orphan] }) });
       // A synchronous model: everything at the turn's frame; the output completes with the source.
       const expected = timeline([1, 'WSEt'], [11, '|']);
@@ -241,10 +250,12 @@ describe('llmStep (marbles)', () => {
       given = marbleModel(cold, ['(f|)'], values, { modelId: 'given' });
       const e1 = cold('-t 9ms |', { t: aTurn() }); // the run's model would fail the call
 
-      expectObservable(e1.pipe(llmStep(given), map((item) => (isTurn(item) ? 'turn' : item.type)))).toBe(
-        timeline([1, 'SEt'], [11, '|']),
-        { S: 'message-start', E: 'message-end', t: 'turn' },
-      );
+      expectObservable(
+        e1.pipe(
+          llmStep(given),
+          map((item) => (isTurn(item) ? 'turn' : item.type)),
+        ),
+      ).toBe(timeline([1, 'SEt'], [11, '|']), { S: 'message-start', E: 'message-end', t: 'turn' });
     });
     expect(given.requests).toHaveLength(1);
   });

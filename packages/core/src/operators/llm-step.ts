@@ -43,7 +43,7 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
     defer(() => {
       if (turn.assistant) {
         throw new PipelineError(
-          'llmStep() received a turn that already has the model\'s message: a pipeline calls the model ' +
+          "llmStep() received a turn that already has the model's message: a pipeline calls the model " +
             'once per turn, so keep a single llmStep() in it.',
         );
       }

@@ -79,6 +79,10 @@ function withLengthRecovery(turn: Turn, message: AssistantMessage): Turn {
   if (message.stopReason !== 'length' || !noToolCall || turn.lengthRecoveries >= max) {
     return turn.withAssistant(message);
   }
-  const resume: UserMessage = { role: 'user', content: LENGTH_RECOVERY_TEXT, timestamp: turn.run.scheduler.now() };
+  const resume: UserMessage = {
+    role: 'user',
+    content: LENGTH_RECOVERY_TEXT,
+    timestamp: turn.run.scheduler.now(),
+  };
   return turn.withAssistant(message, [...turn.next, resume], turn.lengthRecoveries + 1);
 }

@@ -15,7 +15,8 @@ export function retryDelayMs(
   backoff: RetryBackoff = {},
   random: () => number = Math.random,
 ): number {
-  const max = backoff.maxDelayMs ?? 60_000;
+  // A timer cannot wait longer than 2^31 - 1 ms (Node would fire it after 1 ms).
+  const max = Math.min(backoff.maxDelayMs ?? 60_000, 2 ** 31 - 1);
   if (RateLimitError.isInstance(error) || OverloadedError.isInstance(error)) {
     const after = error.retryAfterMs;
     if (after !== undefined && Number.isFinite(after) && after >= 0) return Math.min(after, max);

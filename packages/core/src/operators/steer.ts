@@ -34,7 +34,10 @@ export interface SteerOptions {
  * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(steer(userInput$), llmStep(), executeTools()) });
  * userInput$.next('Skip the tests folder.');
  */
-export function steer(input$: Observable<UserInput> | MessageQueue, options: SteerOptions = {}): LoopOperator {
+export function steer(
+  input$: Observable<UserInput> | MessageQueue,
+  options: SteerOptions = {},
+): LoopOperator {
   const mode = options.mode ?? 'interrupt';
   const deliver = turnOperator('steer', (turn) => {
     const queue = turn.run.attach(input$);

@@ -13,7 +13,10 @@ import { stopWhen } from './stop-when.js';
 // spec shape. The emitted turn is summarized by its stop signal.
 
 const answered = assistantMessage([{ type: 'text', text: 'Done.' }]);
-const calledFinish = assistantMessage([{ type: 'tool-call', id: 'c1', name: 'finish', args: {} }], 'tool-calls');
+const calledFinish = assistantMessage(
+  [{ type: 'tool-call', id: 'c1', name: 'finish', args: {} }],
+  'tool-calls',
+);
 
 const boom: StopCondition = function boom() {
   throw new Error('kaput');
@@ -82,14 +85,22 @@ describe('stopWhen (marbles)', () => {
   it('passes a turn that already stops on unchanged, without asking the predicates', () => {
     let asked = 0;
     testScheduler.run(({ cold, expectObservable }) => {
-      const stopped = aTurn({ assistant: answered, stop: stopSignal('stop-requested', 'A tool stopped it.') });
+      const stopped = aTurn({
+        assistant: answered,
+        stop: stopSignal('stop-requested', 'A tool stopped it.'),
+      });
       const e1 = cold('-t|', { t: stopped });
       const counting: StopCondition = () => {
         asked++;
         return true;
       };
 
-      expectObservable(e1.pipe(stopWhen(counting), map((item) => item === stopped))).toBe('-t|', { t: true });
+      expectObservable(
+        e1.pipe(
+          stopWhen(counting),
+          map((item) => item === stopped),
+        ),
+      ).toBe('-t|', { t: true });
     });
     expect(asked).toBe(0);
   });
@@ -99,7 +110,10 @@ describe('stopWhen (marbles)', () => {
       const e1 = cold('-t 9ms |', { t: aTurn({ assistant: answered }) });
       const e1subs = '^ 10ms !';
       const expected = '-(wt) 6ms |';
-      const warning: AgentEvent = { type: 'warning', message: 'Stop predicate "boom" threw and was ignored: kaput' };
+      const warning: AgentEvent = {
+        type: 'warning',
+        message: 'Stop predicate "boom" threw and was ignored: kaput',
+      };
 
       expectObservable(summarized(e1.pipe(stopWhen(boom)))).toBe(expected, {
         w: warning,
@@ -134,7 +148,10 @@ describe('stopWhen (marbles)', () => {
         t: { step: 1, stop: undefined },
       });
       expectObservable(summarized(late.pipe(stopWhen(timeBudget(5))))).toBe('5ms t|', {
-        t: { step: 1, stop: expect.objectContaining({ reason: 'time-limit', context: { elapsedMs: 5, maxMs: 5 } }) },
+        t: {
+          step: 1,
+          stop: expect.objectContaining({ reason: 'time-limit', context: { elapsedMs: 5, maxMs: 5 } }),
+        },
       });
     });
   });
@@ -144,10 +161,12 @@ describe('stopWhen (marbles)', () => {
       const warning: AgentEvent = { type: 'warning', message: 'upstream' };
       const e1 = cold('w-t|', { w: warning, t: aTurn({ assistant: answered }) });
 
-      expectObservable(e1.pipe(stopWhen(stepCountIs(1)), map((item) => (item === warning ? 'same' : item.type)))).toBe(
-        'w-t|',
-        { w: 'same', t: 'turn' },
-      );
+      expectObservable(
+        e1.pipe(
+          stopWhen(stepCountIs(1)),
+          map((item) => (item === warning ? 'same' : item.type)),
+        ),
+      ).toBe('w-t|', { w: 'same', t: 'turn' });
     });
   });
 

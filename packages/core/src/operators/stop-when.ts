@@ -26,7 +26,7 @@ export function stopWhen(...conditions: (StopCondition | readonly StopCondition[
       const step = turn.stepResult();
       if (!step) {
         throw new PipelineError(
-          'stopWhen() received a turn without the model\'s message: put stopWhen() after llmStep() and executeTools().',
+          "stopWhen() received a turn without the model's message: put stopWhen() after llmStep() and executeTools().",
         );
       }
       if (turn.stop || predicates.length === 0) return from([turn]);

@@ -115,7 +115,14 @@ export function runToolBatch(
         skipText ??= SKIPPED_FOR_STOP_TEXT;
       }
       const { result } = outcome;
-      return { type: 'tool-end', toolCallId: call.id, toolName: call.name, args: call.args, result, isError: result.isError };
+      return {
+        type: 'tool-end',
+        toolCallId: call.id,
+        toolName: call.name,
+        args: call.args,
+        result,
+        isError: result.isError,
+      };
     };
 
     const runOne = (i: number): Observable<AgentEvent> =>
@@ -123,10 +130,18 @@ export function runToolBatch(
         if (steered()) return EMPTY; // left for the skipped results at the end
         const call = calls[i] as ToolCallPart;
         const tool = run.tools.get(call.name);
-        const start: AgentEvent = { type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args };
+        const start: AgentEvent = {
+          type: 'tool-start',
+          toolCallId: call.id,
+          toolName: call.name,
+          args: call.args,
+        };
         if (maxToolErrors > 0 && (toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
           const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
-          return of(start, settle(i, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' }));
+          return of(
+            start,
+            settle(i, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' }),
+          );
         }
         let call$: Observable<CallItem> = runToolCall({
           runId: run.runId,
@@ -179,7 +194,11 @@ export function runToolBatch(
       const results: ToolResultMessage[] = calls.map((call, i) => {
         let outcome = outcomes[i];
         if (!outcome) {
-          outcome = { type: 'call-settled', result: errorToolResult(skipText ?? SKIPPED_FOR_STEERING_TEXT), outcome: 'refused' };
+          outcome = {
+            type: 'call-settled',
+            result: errorToolResult(skipText ?? SKIPPED_FOR_STEERING_TEXT),
+            outcome: 'refused',
+          };
           outcomes[i] = outcome;
           const { id, name, args } = call;
           events.push(
@@ -196,7 +215,8 @@ export function runToolBatch(
           timestamp: now,
         };
       });
-      for (const message of results) events.push({ type: 'message-start', message }, { type: 'message-end', message });
+      for (const message of results)
+        events.push({ type: 'message-start', message }, { type: 'message-end', message });
       let next = turn.withToolResults(results, toolErrors);
       if (stop) {
         next = next.withStop(

@@ -52,10 +52,12 @@ describe('turnOperator (marbles)', () => {
       const expected = 'a-t-b|';
       const op = turnOperator('same', (t) => of(t));
 
-      expectObservable(e1.pipe(op, map((item) => (item === warning ? 'same event' : item === turn ? 'same turn' : item)))).toBe(
-        expected,
-        { a: 'same event', t: 'same turn', b: 'same event' },
-      );
+      expectObservable(
+        e1.pipe(
+          op,
+          map((item) => (item === warning ? 'same event' : item === turn ? 'same turn' : item)),
+        ),
+      ).toBe(expected, { a: 'same event', t: 'same turn', b: 'same event' });
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
     });
   });
@@ -156,8 +158,16 @@ describe('turnOperator (marbles)', () => {
       const turn = aTurn();
       const boom = new Error('boom');
       const failingWork = cold('--#', undefined, boom);
-      expectObservable(cold('-t|', { t: turn }).pipe(turnOperator('w', () => failingWork))).toBe('---#', undefined, boom);
-      expectObservable(cold('-#', undefined, boom).pipe(turnOperator('w', (t) => of(t)))).toBe('-#', undefined, boom);
+      expectObservable(cold('-t|', { t: turn }).pipe(turnOperator('w', () => failingWork))).toBe(
+        '---#',
+        undefined,
+        boom,
+      );
+      expectObservable(cold('-#', undefined, boom).pipe(turnOperator('w', (t) => of(t)))).toBe(
+        '-#',
+        undefined,
+        boom,
+      );
     });
   });
 

@@ -17,7 +17,7 @@ export function asTurn(item: unknown, where: string): Turn | undefined {
   if (!Turn.is(item)) {
     throw new PipelineError(
       `${where} received a copy of the turn, not the Turn itself: an operator rebuilt it ` +
-        '(e.g. with a spread). Use the turn\'s with… methods (withStop, withNext, …) to change it.',
+        "(e.g. with a spread). Use the turn's with… methods (withStop, withNext, …) to change it.",
     );
   }
   return item;

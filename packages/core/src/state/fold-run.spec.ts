@@ -37,7 +37,14 @@ function toolStep(step: number): AgentEvent[] {
 }
 
 function agentEnd(reason: StopReason, steps: number): AgentEvent {
-  return { type: 'agent-end', reason, signal: { reason, message: reason }, messages: [], usage: usage(), steps };
+  return {
+    type: 'agent-end',
+    reason,
+    signal: { reason, message: reason },
+    messages: [],
+    usage: usage(),
+    steps,
+  };
 }
 
 const start = (messages?: readonly AgentMessage[]): AgentEvent[] => [
@@ -85,7 +92,12 @@ describe('foldRun: terminal phases', () => {
     expect(state.value.phase).toBe('tool-executing');
     subscription.unsubscribe();
     expect(state.value).toMatchObject({ phase: 'cancelled', step: 2, pendingToolCalls: [] });
-    expect(state.value.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c2', isError: true, timestamp: 42 });
+    expect(state.value.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      toolCallId: 'c2',
+      isError: true,
+      timestamp: 42,
+    });
 
     const streaming = fold(
       concat(
@@ -119,7 +131,12 @@ describe('foldRun: terminal phases', () => {
   });
 
   it('is error on error, with the serialized error; the first terminal phase wins', () => {
-    const { state, states } = fold(concat(from(start()), throwError(() => new AuthError('bad key'))));
+    const { state, states } = fold(
+      concat(
+        from(start()),
+        throwError(() => new AuthError('bad key')),
+      ),
+    );
     expect(state.value).toMatchObject({ phase: 'error', error: { name: 'AuthError', message: 'bad key' } });
     expect(terminalStates(states)).toHaveLength(1);
   });
@@ -165,7 +182,8 @@ describe('foldRun: the transcript', () => {
       const view = views[k - 1] as readonly AgentMessage[];
       // The view of step k still has the length it had then, on the same store as the final one.
       if (view.length !== 2 * k) throw new Error(`step ${k}: ${view.length} messages`);
-      if (!transcriptLog(view)?.sharesStoreWith(finalLog)) throw new Error(`step ${k}: the transcript was copied`);
+      if (!transcriptLog(view)?.sharesStoreWith(finalLog))
+        throw new Error(`step ${k}: the transcript was copied`);
     }
     of.mockRestore();
   });

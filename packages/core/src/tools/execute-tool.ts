@@ -1,4 +1,16 @@
-import { catchError, defer, from, isObservable, last, map, Observable, of, Subscription, timeout, type SchedulerLike } from 'rxjs';
+import {
+  catchError,
+  defer,
+  from,
+  isObservable,
+  last,
+  map,
+  Observable,
+  of,
+  Subscription,
+  timeout,
+  type SchedulerLike,
+} from 'rxjs';
 import { AgentStop } from '../errors/agent-stop.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { ToolCallPart } from '../messages/types.js';
@@ -29,6 +41,7 @@ function failure(error: unknown): CallSettled {
 }
 
 const fromResult = (result: ToolResult): CallSettled => settled(result, result.isError ? 'error' : 'success');
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const EMPTY_RESULT: ToolResult = { content: [{ type: 'text', text: '' }], isError: false };
 
 /**
@@ -129,15 +142,22 @@ function settle(results: Observable<ToolResult>): Observable<CallSettled> {
   );
 }
 
-function withTimeout(call: ToolCallPart, env: ExecuteToolEnv, run$: Observable<CallSettled>): Observable<CallSettled> {
-  if (!Number.isFinite(env.timeoutMs)) return run$;
+function withTimeout(
+  call: ToolCallPart,
+  env: ExecuteToolEnv,
+  run$: Observable<CallSettled>,
+): Observable<CallSettled> {
+  // Longer than a timer can wait (Node turns ≥ 2^31 ms into 1 ms): no timeout at all.
+  if (!Number.isFinite(env.timeoutMs) || env.timeoutMs >= MAX_TIMER_MS) return run$;
   return run$.pipe(
     timeout({
       first: env.timeoutMs,
       scheduler: env.scheduler,
       with: () => {
         env.onTimeout();
-        return of(settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error'));
+        return of(
+          settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error'),
+        );
       },
     }),
   );

@@ -70,7 +70,8 @@ function answer<T>(hook: () => Hook<T>): Observable<Answer<T>> {
   );
 }
 
-const refused = (text: string, outcome: CallOutcome = 'error'): CallSettled => settled(errorToolResult(text), outcome);
+const refused = (text: string, outcome: CallOutcome = 'error'): CallSettled =>
+  settled(errorToolResult(text), outcome);
 
 /**
  * One tool call through its pipeline — arguments → `validate` → `preview` → approval → gate →
@@ -94,7 +95,15 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     if (!validation.ok) return of(refused(validation.error));
     const args = validation.args;
     const cancel = new LazyAbortController();
-    const ctx = new CallContext(env.runId, call.id, call.name, cancel, env.scheduler, env.messages, env.progress);
+    const ctx = new CallContext(
+      env.runId,
+      call.id,
+      call.name,
+      cancel,
+      env.scheduler,
+      env.messages,
+      env.progress,
+    );
     let ended = false;
 
     const execute = (): Observable<CallItem> => {
@@ -117,7 +126,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       if (!toolGate) return execute();
       return answer<GateDecision | undefined | void>(() => toolGate({ call, tool })).pipe(
         concatMap((a) => {
-          if (!a.ok) return of(refused(`The tool gate failed, so the call was refused: ${a.error}`, 'refused'));
+          if (!a.ok)
+            return of(refused(`The tool gate failed, so the call was refused: ${a.error}`, 'refused'));
           const decision = a.value;
           return decision && !decision.allowed
             ? of(refused(decision.reason || 'Tool execution denied.', 'refused'))
@@ -130,7 +140,12 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       const need = approvalNeeded(tool, args, env.approvalRequired);
       if ('refused' in need) return of(refused(need.refused));
       if (!need.needed) return gate();
-      const request: AgentEvent = { type: 'approval-request', toolCallId: call.id, toolName: call.name, args };
+      const request: AgentEvent = {
+        type: 'approval-request',
+        toolCallId: call.id,
+        toolName: call.name,
+        args,
+      };
       const approver = env.approver;
       const answer$ = approver
         ? answer(() => approver({ toolCallId: call.id, toolName: call.name, args }))
@@ -142,7 +157,11 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
             // A failing approver is an error of the call (the run goes on); any other "no" a rejection.
             const decision = a.ok
               ? toApprovalDecision(a.value, approver !== undefined)
-              : { approved: false, reason: `The approver failed, so the call was refused: ${a.error}`, failed: true };
+              : {
+                  approved: false,
+                  reason: `The approver failed, so the call was refused: ${a.error}`,
+                  failed: true,
+                };
             const end: AgentEvent = {
               type: 'approval-end',
               toolCallId: call.id,
@@ -154,7 +173,12 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
               of(end),
               decision.approved
                 ? gate()
-                : of(refused(decision.reason ?? 'Tool call rejected.', 'failed' in decision ? 'error' : 'rejected')),
+                : of(
+                    refused(
+                      decision.reason ?? 'Tool call rejected.',
+                      'failed' in decision ? 'error' : 'rejected',
+                    ),
+                  ),
             );
           }),
         ),
@@ -170,7 +194,13 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
         // A preview is advisory: a failing one must not block the call.
         return approve();
       }
-      const event: AgentEvent = { type: 'tool-update', toolCallId: call.id, toolName: call.name, kind: 'preview', preview };
+      const event: AgentEvent = {
+        type: 'tool-update',
+        toolCallId: call.id,
+        toolName: call.name,
+        kind: 'preview',
+        preview,
+      };
       return concat(of(event), approve());
     };
 

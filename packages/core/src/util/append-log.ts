@@ -57,7 +57,9 @@ export class AppendLog<T> {
   view(): readonly T[] {
     if (this.cachedView) return this.cachedView;
     const view =
-      this.length === 0 ? EMPTY : (new Proxy([] as T[], new ViewHandler(this.buffer, this.length)) as readonly T[]);
+      this.length === 0
+        ? EMPTY
+        : (new Proxy([] as T[], new ViewHandler(this.buffer, this.length)) as readonly T[]);
     this.cachedView = view as readonly T[];
     return this.cachedView;
   }
@@ -109,7 +111,8 @@ class ViewHandler<T> implements ProxyHandler<T[]> {
   }
 
   getOwnPropertyDescriptor(target: T[], key: string | symbol): PropertyDescriptor | undefined {
-    if (key === 'length') return { value: this.length, writable: true, enumerable: false, configurable: false };
+    if (key === 'length')
+      return { value: this.length, writable: true, enumerable: false, configurable: false };
     const i = indexOf(key);
     if (i >= 0) {
       return i < this.length
