@@ -8,7 +8,7 @@ import {
   medianFigure,
   medianRatio,
   perSecond,
-  type MeasureOptions,
+  type RoundsOptions,
 } from './measure.js';
 import { arrayModel, textDeltaEvents } from './models/array-model.js';
 import { ASYNC_YIELD_EVERY, asyncArrayModel, asyncEvents } from './models/async-array-model.js';
@@ -129,7 +129,7 @@ export interface StreamingResult {
  * @example
  * const { runAgent, baselineLoop, runAgentVsBaseline } = await benchStreaming(100_000);
  */
-export async function benchStreaming(deltas: number, options?: MeasureOptions): Promise<StreamingResult> {
+export async function benchStreaming(deltas: number, options?: RoundsOptions): Promise<StreamingResult> {
   const events = textDeltaEvents(deltas);
   const model = arrayModel(events);
   const rounds = await backToBack(
@@ -182,7 +182,7 @@ export interface AsyncStreamingResult {
  */
 export async function benchAsyncStreaming(
   deltas: number,
-  options?: MeasureOptions,
+  options?: RoundsOptions,
 ): Promise<AsyncStreamingResult> {
   const events = textDeltaEvents(deltas);
   const model = asyncArrayModel(events);

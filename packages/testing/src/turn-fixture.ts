@@ -165,6 +165,9 @@ export interface ATurnOptions extends TestRunFactsOptions {
   stop?: StopSignal;
 }
 
+/** The options that make a run: refused next to `{ run }` (they would be ignored). */
+const RUN_OPTIONS = ['model', 'tools', 'scheduler', 'config', 'runId', 'priorLength'] as const;
+
 function placeholderStep(step: number): StepResult {
   const usage = emptyUsage();
   const message: AssistantMessage = {
@@ -201,9 +204,18 @@ function placeholderStep(step: number): StepResult {
  */
 export function aTurn(options: ATurnOptions = {}): Turn {
   const messages = options.messages ?? [userMessage('hi')];
-  const run = options.run ?? testRunFacts({ ...options, priorLength: options.priorLength ?? messages.length });
+  if (options.run) {
+    const ignored = RUN_OPTIONS.filter((key) => options[key] !== undefined);
+    if (ignored.length > 0) {
+      throw new Error(`aTurn: pass ${ignored.join(', ')} to testRunFacts(), not next to { run }.`);
+    }
+  }
+  const run =
+    options.run ?? testRunFacts({ ...options, priorLength: options.priorLength ?? messages.length });
   const step = options.step ?? 1;
-  if (!Number.isInteger(step) || step < 1) throw new Error(`aTurn: step must be an integer >= 1, got ${step}.`);
+  if (!Number.isInteger(step) || step < 1) {
+    throw new Error(`aTurn: step must be an integer >= 1, got ${step}.`);
+  }
   let turn = Turn.first(run, messages, []);
   for (let i = 1; i < step; i++) turn = turn.nextTurn(placeholderStep(i), []);
   if (options.assistant) turn = turn.withAssistant(options.assistant);

@@ -317,7 +317,13 @@ export function timeless(value: unknown): string {
 export interface LawModel extends ChatModel {
   readonly requests: string[];
   readonly kept: ChatRequest[];
-  readonly counts: { streamCalls: number; subscriptions: number; teardowns: number };
+  readonly counts: {
+    streamCalls: number;
+    subscriptions: number;
+    teardowns: number;
+    /** Streams whose (synchronous) subscribe function is still running: RxJS tears them down when it returns. */
+    subscribing: number;
+  };
 }
 
 export function lawModel(
@@ -327,7 +333,7 @@ export function lawModel(
 ): LawModel {
   const requests: string[] = [];
   const kept: ChatRequest[] = [];
-  const counts = { streamCalls: 0, subscriptions: 0, teardowns: 0 };
+  const counts = { streamCalls: 0, subscriptions: 0, teardowns: 0, subscribing: 0 };
   return {
     provider: 'law',
     modelId: 'law-model',
@@ -342,7 +348,13 @@ export function lawModel(
       const inner = buildStream(messageEvents(scriptedMessage(scenario, call)), shape, env);
       return new Observable<ModelEvent>((subscriber) => {
         counts.subscriptions++;
-        const subscription = inner.subscribe(subscriber);
+        counts.subscribing++;
+        let subscription: Subscription;
+        try {
+          subscription = inner.subscribe(subscriber);
+        } finally {
+          counts.subscribing--;
+        }
         return () => {
           counts.teardowns++;
           subscription.unsubscribe();
@@ -442,8 +454,16 @@ export type KeepingOp =
   | { kind: 'concatMap-timer' }
   | { kind: 'concatMap-promise' };
 
-export function keepingOpArb(mode: Mode): fc.Arbitrary<KeepingOp> {
-  const scheduler = fc.constantFrom<SchedulerName>('asap', 'async', 'queue');
+/**
+ * Random operators that keep the turn. `teardownSafe`: in virtual time, leave `asapScheduler`
+ * out — RxJS 7.8.2's `TestScheduler.run` throws "Expected a due immediate or interval" when a
+ * chain `observeOn(asyncScheduler)` → `observeOn(asapScheduler)` is torn down by an error with
+ * actions pending (reproduced without rxagent); real time still covers asap.
+ */
+export function keepingOpArb(mode: Mode, options: { teardownSafe?: boolean } = {}): fc.Arbitrary<KeepingOp> {
+  const names: SchedulerName[] =
+    mode === 'virtual' && options.teardownSafe ? ['async', 'queue'] : ['asap', 'async', 'queue'];
+  const scheduler = fc.constantFrom<SchedulerName>(...names);
   const ops: fc.Arbitrary<KeepingOp>[] = [
     fc.constant({ kind: 'tap' }),
     fc.constant({ kind: 'map-events' }),
@@ -461,16 +481,21 @@ export function keepingOpArb(mode: Mode): fc.Arbitrary<KeepingOp> {
   return fc.oneof(...ops);
 }
 
+/** The type of an event (undefined for anything else that a misuse put in the stream). */
+const typeOf = (item: LoopItem): unknown => (item as { type?: unknown } | null)?.type;
+
 export function keepingOperator(op: KeepingOp): LoopOperator {
   switch (op.kind) {
     case 'tap':
       return tap<LoopItem>(() => undefined);
     case 'map-events':
-      return map((item: LoopItem): LoopItem => (isTurn(item) ? item : { ...item }));
+      return map((item: LoopItem): LoopItem =>
+        isTurn(item) || typeOf(item) === undefined ? item : { ...item },
+      );
     case 'filter-keep':
-      return filter((item: LoopItem) => isTurn(item) || typeof item.type === 'string');
+      return filter((item: LoopItem) => isTurn(item) || typeOf(item) !== 'no-such-event');
     case 'filter-drop':
-      return filter((item: LoopItem) => isTurn(item) || item.type !== op.type);
+      return filter((item: LoopItem) => isTurn(item) || typeOf(item) !== op.type);
     case 'delay':
       return delay<LoopItem>(op.ms);
     case 'observeOn':
@@ -518,3 +543,5 @@ export const duplicateTurn = (): LoopOperator =>
   mergeMap((item: LoopItem) => (isTurn(item) ? [item, item] : [item]));
 export const spreadTurn = (): LoopOperator =>
   map((item: LoopItem): LoopItem => (isTurn(item) ? ({ ...item } as unknown as Turn) : item));
+export const nullTurn = (): LoopOperator =>
+  map((item: LoopItem): LoopItem => (isTurn(item) ? (null as unknown as Turn) : item));

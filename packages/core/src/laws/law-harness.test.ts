@@ -58,6 +58,11 @@ export interface Snapshot {
   streamCalls: number;
   subscriptions: number;
   teardowns: number;
+  /**
+   * Model streams subscribed and not torn down, leaving out those still inside their own
+   * synchronous subscribe (RxJS runs their teardown as soon as it returns).
+   */
+  liveStreams: number;
   toolStarts: number;
   /** Started tool executions that had not finished and whose signal was not aborted. */
   openNotAborted: string[];
@@ -93,6 +98,8 @@ export interface RunOptions {
   cut?: (events$: Observable<AgentEvent>) => Observable<AgentEvent>;
   /** Unsubscribes from outside at this virtual time (virtual mode) or after this many ms (real mode). */
   unsubscribeAt?: number;
+  /** Aborts the run through `config.signal` at this virtual time (virtual mode) or after this many ms (real mode). */
+  abortAt?: number;
   /** Extra config. */
   config?: Partial<RunAgentConfig>;
   /** Real time: how long to wait for the run to end before calling it a hang. */
@@ -100,8 +107,12 @@ export interface RunOptions {
 }
 
 function snapshot(model: LawModel, tools: LawTools): Snapshot {
+  const { streamCalls, subscriptions, teardowns, subscribing } = model.counts;
   return {
-    ...model.counts,
+    streamCalls,
+    subscriptions,
+    teardowns,
+    liveStreams: subscriptions - teardowns - subscribing,
     toolStarts: tools.executions.length,
     openNotAborted: tools.executions.filter((e) => !e.finished && !e.signal.aborted).map((e) => e.id),
   };
@@ -126,6 +137,7 @@ function start(
     options.shapes,
   );
   const tools = lawTools(scenario);
+  const abort = options.abortAt === undefined ? undefined : new AbortController();
   const config: RunAgentConfig = {
     model,
     tools: tools.tools,
@@ -136,6 +148,7 @@ function start(
     maxRetries: 2,
     retryBackoff: { initialDelayMs: 5, jitter: 0 },
     ...(options.pipeline ? { pipeline: options.pipeline } : { stopWhen: stepCountIs(scenario.stopAfter) }),
+    ...(abort ? { signal: abort.signal } : {}),
     ...options.config,
   };
   const { events$, state$ } = withState(
@@ -174,6 +187,10 @@ function start(
     },
     complete: () => (outcome.end = 'complete'),
   });
+  if (abort && options.abortAt !== undefined) {
+    if (virtual) owned.add(virtual.schedule(() => abort.abort(), options.abortAt));
+    else setTimeout(() => abort.abort(), options.abortAt);
+  }
   if (options.unsubscribeAt !== undefined) {
     if (virtual) owned.add(virtual.schedule(() => subscription.unsubscribe(), options.unsubscribeAt));
     else setTimeout(() => subscription.unsubscribe(), options.unsubscribeAt);

@@ -2,7 +2,7 @@ import { StopGuardEscalationError } from '../errors/agent-errors.js';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent, StepResult } from '../events/agent-event.js';
 import { toolCalls, toolErrorResult } from '../messages/message-helpers.js';
-import type { AgentMessage, ToolResultMessage } from '../messages/types.js';
+import type { AgentMessage } from '../messages/types.js';
 import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
 import { toUserMessage } from './message-queue.js';
 import type { Turn } from './turn.js';
@@ -42,7 +42,7 @@ export function decideTurn(out: Turn | undefined, maxSteps: number): TurnDecisio
   if (!turn.toolResults && calls.length > 0) {
     // No executeTools(): close the calls so the transcript stays valid for the next request.
     const now = turn.run.scheduler.now();
-    const results = calls.map((call) => toolErrorResult(call, NOT_EXECUTED, now) as ToolResultMessage);
+    const results = calls.map((call) => toolErrorResult(call, NOT_EXECUTED, now));
     for (const message of results)
       events.push({ type: 'message-start', message }, { type: 'message-end', message });
     turn = turn.withToolResults(results);

@@ -174,7 +174,7 @@ function loop(
 ): Observable<never> {
   const route = (item: AgentEvent | NextTurn): item is NextTurn => {
     if (!('type' in item)) return true;
-    out.next(item as AgentEvent);
+    out.next(item);
     return false;
   };
   return of(first).pipe(

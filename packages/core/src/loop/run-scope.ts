@@ -45,7 +45,7 @@ export class RunScope implements RunFacts {
   readonly startedAt: number;
   // Made on first use: most runs never read the signal, and an AbortController costs ~2 KB.
   private readonly cancel = new LazyAbortController();
-  private sources?: Map<unknown, MessageQueue>;
+  private sources?: Map<Observable<UserInput>, MessageQueue>;
   private subscriptions?: Subscription;
 
   constructor(
@@ -67,9 +67,9 @@ export class RunScope implements RunFacts {
 
   attach(source: Observable<UserInput> | MessageQueue): MessageQueue {
     if (source instanceof MessageQueue) return source;
-    const sources = (this.sources ??= new Map());
-    let queue = sources.get(source);
-    if (queue) return queue;
+    const sources = (this.sources ??= new Map<Observable<UserInput>, MessageQueue>());
+    const known = sources.get(source);
+    if (known) return known;
     const fed = new MessageQueue();
     sources.set(source, fed);
     (this.subscriptions ??= new Subscription()).add(
@@ -82,8 +82,7 @@ export class RunScope implements RunFacts {
           }),
       }),
     );
-    queue = fed;
-    return queue;
+    return fed;
   }
 
   /** Ends what lives with the run; `early` (aborted, unsubscribed, failed) aborts its signal. */

@@ -1,4 +1,5 @@
-import { catchError, concat, concatMap, defer, from, last, Observable, of, throwError, timer } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { catchError, concat, concatMap, defer, from, last, of, throwError, timer } from 'rxjs';
 import { RetriesExhaustedError } from '../errors/agent-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { ContextOverflowError } from '../errors/provider-errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { catchError, map, throwError, type Observable } from 'rxjs';
+import { catchError, map, take, throwError, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn, assistantMessage, timeline } from '@rxagent/testing';
 import { AgentStop } from '../errors/agent-stop.js';

@@ -1,4 +1,4 @@
-import { catchError, map, throwError, type Observable } from 'rxjs';
+import { catchError, map, take, throwError, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn, assistantMessage, finishEvent, marbleModel, textDelta, timeline } from '@rxagent/testing';
 import { AuthError, NetworkError } from '../errors/provider-errors.js';
@@ -194,6 +194,21 @@ describe('llmStep (marbles)', () => {
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
     });
     expect(model.streams[0]?.subscriptions).toEqual([{ subscribedFrame: 1, unsubscribedFrame: 10 }]);
+  });
+
+  it('tears the model stream down when unsubscribed synchronously from inside next (take(1))', () => {
+    let model!: ReturnType<typeof marbleModel>;
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      model = marbleModel(cold, ['-a 9ms b 9ms (f|)'], values);
+      const e1 = cold('-t|', { t: aTurn({ model }) });
+      const e1subs = '^-!';
+      const expected = '--(S|)';
+
+      expectObservable(summarized(e1.pipe(llmStep(), take(1)))).toBe(expected, { S: 'start:assistant' });
+      expectSubscriptions(e1.subscriptions).toBe(e1subs);
+    });
+    expect(model.streams[0]?.subscriptions).toEqual([{ subscribedFrame: 1, unsubscribedFrame: 2 }]);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('repairs the transcript before the call and says so with a warning', () => {

@@ -100,7 +100,12 @@ describe('steer (marbles)', () => {
       const expected = timeline([1, 'SEt'], [11, '|']);
       const message = { role: 'user', content: 'Only the src folder.', timestamp: 1 };
 
-      expectObservable(e1.pipe(steer(queue), map((item) => (isTurn(item) ? summary(item) : item)))).toBe(expected, {
+      expectObservable(
+        e1.pipe(
+          steer(queue),
+          map((item) => (isTurn(item) ? summary(item) : item)),
+        ),
+      ).toBe(expected, {
         S: { type: 'message-start', message },
         E: { type: 'message-end', message },
         t: { steering: ['interrupt:0'], followUps: [], roles: ['user', 'user'] },
@@ -113,9 +118,16 @@ describe('steer (marbles)', () => {
     const queue = new MessageQueue();
     queue.push('Only the src folder.');
     testScheduler.run(({ cold, expectObservable }) => {
-      const e1 = cold('-t|', { t: aTurn({ assistant: assistantMessage([{ type: 'text', text: 'Looking.' }]) }) });
+      const e1 = cold('-t|', {
+        t: aTurn({ assistant: assistantMessage([{ type: 'text', text: 'Looking.' }]) }),
+      });
 
-      expectObservable(e1.pipe(steer(queue), map((item) => (isTurn(item) ? summary(item) : item)))).toBe('-t|', {
+      expectObservable(
+        e1.pipe(
+          steer(queue),
+          map((item) => (isTurn(item) ? summary(item) : item)),
+        ),
+      ).toBe('-t|', {
         t: { steering: ['interrupt:1'], followUps: [], roles: ['user', 'assistant'] },
       });
     });

@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import {
   concat,
   concatMap,
@@ -8,7 +9,6 @@ import {
   map,
   merge,
   mergeMap,
-  Observable,
   of,
   startWith,
   Subject,

@@ -157,13 +157,13 @@ describe('turnOperator (marbles)', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const turn = aTurn();
       const boom = new Error('boom');
-      const failingWork = cold('--#', undefined, boom);
+      const failingWork = cold<LoopItem>('--#', undefined, boom);
       expectObservable(cold('-t|', { t: turn }).pipe(turnOperator('w', () => failingWork))).toBe(
         '---#',
         undefined,
         boom,
       );
-      expectObservable(cold('-#', undefined, boom).pipe(turnOperator('w', (t) => of(t)))).toBe(
+      expectObservable(cold<LoopItem>('-#', undefined, boom).pipe(turnOperator('w', (t) => of(t)))).toBe(
         '-#',
         undefined,
         boom,
@@ -174,7 +174,7 @@ describe('turnOperator (marbles)', () => {
   it('passes an empty source through: no turn, no work, completes', () => {
     let calls = 0;
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const e1 = cold('--|');
+      const e1 = cold<LoopItem>('--|');
       const e1subs = '^-!';
 
       expectObservable(

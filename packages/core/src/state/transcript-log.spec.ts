@@ -3,7 +3,7 @@ import { userMessage } from '../messages/message-helpers.js';
 import type { AgentMessage } from '../messages/types.js';
 import { AppendLog } from '../util/append-log.js';
 import { closeTranscript } from './terminate.js';
-import { appendMessages, transcriptLog } from './transcript-log.js';
+import { appendMessages, parkTranscript, transcriptLog } from './transcript-log.js';
 
 const user = (i: number): AgentMessage => userMessage(`m${i}`, i);
 
@@ -14,10 +14,11 @@ describe('appendMessages', () => {
     const of = jest.spyOn(AppendLog, 'of');
     const prior = [user(0), user(1)];
     const a = appendMessages(prior, user(2));
+    const logA = transcriptLog(a) as AppendLog<AgentMessage>;
     const b = appendMessages(a, user(3));
     const c = appendMessages(b, user(4));
     expect(of).toHaveBeenCalledTimes(1);
-    expect(transcriptLog(c)?.sharesStoreWith(transcriptLog(a) as AppendLog<AgentMessage>)).toBe(true);
+    expect(transcriptLog(c)?.sharesStoreWith(logA)).toBe(true);
     // Older views keep what they held; the plain array is untouched.
     expect([prior.length, a.length, b.length, c.length]).toEqual([2, 3, 4, 5]);
     expect(a[3]).toBeUndefined();
@@ -46,6 +47,30 @@ describe('appendMessages', () => {
   it('returns the same array when nothing is added', () => {
     const prior = [user(0)];
     expect(appendMessages(prior)).toBe(prior);
+  });
+});
+
+describe('the log behind a view', () => {
+  it('is found for the last view made, for a view pushed out by another fold, and for a parked one', () => {
+    const a1 = appendMessages([], user(1));
+    const b1 = appendMessages([], user(2)); // another fold: a1 leaves the slot
+    const of = jest.spyOn(AppendLog, 'of');
+    const a2 = appendMessages(a1, user(3));
+    const b2 = appendMessages(b1, user(4));
+    expect(of).not.toHaveBeenCalled();
+    parkTranscript(b2);
+    expect(transcriptLog(b2)).toBeDefined();
+    expect(appendMessages(b2, user(5))).toHaveLength(3);
+    expect(of).not.toHaveBeenCalled();
+    expect(a2.map((m) => m.timestamp)).toEqual([1, 3]);
+  });
+
+  it('is copied once when appending to a view that was appended to before (a fork)', () => {
+    const base = appendMessages([], user(0));
+    appendMessages(base, user(1));
+    const of = jest.spyOn(AppendLog, 'of');
+    expect(appendMessages(base, user(2)).map((m) => m.timestamp)).toEqual([0, 2]);
+    expect(of).toHaveBeenCalledTimes(1);
   });
 });
 

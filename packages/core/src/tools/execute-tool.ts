@@ -1,3 +1,4 @@
+import type { Subscription } from 'rxjs';
 import {
   catchError,
   defer,
@@ -7,7 +8,6 @@ import {
   map,
   Observable,
   of,
-  Subscription,
   timeout,
   type SchedulerLike,
 } from 'rxjs';
@@ -111,7 +111,7 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
   if (env.middlewares.length === 0) {
     let value: unknown;
     try {
-      value = tool.execute(call.args as never, ctx);
+      value = tool.execute(call.args, ctx);
     } catch (error) {
       return failure(error);
     }

@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import {
   catchError,
   concat,
@@ -6,7 +7,6 @@ import {
   defer,
   isObservable,
   map,
-  Observable,
   of,
   take,
   tap,
@@ -95,14 +95,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     if (!validation.ok) return of(refused(validation.error));
     const args = validation.args;
     const cancel = new LazyAbortController();
-    const ctx = new CallContext(
-      env.runId,
-      call.id,
-      call.name,
-      cancel,
-      env.scheduler,
-      env.messages,
-      env.progress,
+    const ctx = new CallContext(env.runId, call.id, call.name, cancel, env.scheduler, env.messages, (event) =>
+      env.progress(event),
     );
     let ended = false;
 
@@ -204,9 +198,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       return concat(of(event), approve());
     };
 
-    const validate = tool.validate;
-    const pipeline$ = validate
-      ? answer(() => validate.call(tool, args, ctx)).pipe(
+    const pipeline$ = tool.validate
+      ? answer(() => tool.validate?.(args, ctx)).pipe(
           concatMap((a) => {
             if (!a.ok) return of(refused(a.error));
             return typeof a.value === 'string' && a.value ? of(refused(a.value)) : afterValidate();

@@ -60,7 +60,7 @@ export class AppendLog<T> {
       this.length === 0
         ? EMPTY
         : (new Proxy([] as T[], new ViewHandler(this.buffer, this.length)) as readonly T[]);
-    this.cachedView = view as readonly T[];
+    this.cachedView = view;
     return this.cachedView;
   }
 
