@@ -170,8 +170,8 @@ class AssistantDraft {
  * steps do not nest 10,000 subscriptions deep on the stack.
  *
  * It is correct where it does anything: on the same model and tools its transcript is the one
- * `runAgent` makes (same assistant messages, same tool results and error texts, same
- * timestamps from the same scheduler), unsubscribing cancels the model stream and the running
+ * `runAgent` makes (same assistant messages, same tool results and error texts — core's
+ * `validateToolCall` words the invalid arguments —, same timestamps from the same scheduler), unsubscribing cancels the model stream and the running
  * tools (and aborts the tools' `signal`), and errors of the model stream fail the run.
  * What it leaves out is what `runAgent` adds beyond the loop: retries, stop conditions and
  * guards, approvals and gates, steering and follow-ups, tool timeouts and concurrency limits,

@@ -87,7 +87,7 @@ describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
     expect(Number.isFinite(result.baselineLoopBytesPerRun)).toBe(true);
     expect(Number.isFinite(result.vsBaselineLoop)).toBe(true);
     expect(concurrencyRows(result).filter((r) => r.target?.includes('baseline loop'))).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 
   it('adapters return finite positive times for the raw SDKs, the adapters and runAgent', async () => {
     for (const result of [await benchOpenAIAdapter(50, quick), await benchAnthropicAdapter(50, quick)]) {

@@ -45,6 +45,7 @@ export function concurrencyRows(r: ConcurrencyResult): Row[] {
       name: 'heap retained after unsubscribing all',
       value: r.retainedBytes,
       unit: 'bytes',
+      baseline: `baseline loop ${formatValue(r.baselineLoopRetainedBytes, 'bytes')}`,
       target: `≤ ${TARGETS.retainedBytesPerRun} B/run (noise)`,
       met: r.retainedBytes / r.runs <= TARGETS.retainedBytesPerRun,
     },

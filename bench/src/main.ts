@@ -43,29 +43,26 @@ const BENCHMARKS = {
   },
   'tool-loop': async (rows: Row[], raw: Record<string, unknown>) => {
     const loops: ToolLoopResult[] = [];
+    // Each figure is 5,000 steps (50 runs of 100, 5 of 1,000): one round warms the JIT up.
+    // Slow contenders cut the rounds short (the budget).
+    const options = { stepsPerFigure: 5_000, warmup: 1, warmupMs: 0, budgetMs: 10_000 };
     for (const steps of [100, 1_000]) {
       const n = steps.toLocaleString('en-US');
-      // Each figure is 5,000 steps (50 runs of 100, 5 of 1,000); the JIT is warm after the
-      // first size. Slow contenders cut the rounds short (the budget).
-      const options = {
-        stepsPerFigure: 5_000,
-        warmup: steps >= 1_000 ? 1 : 2,
-        warmupMs: 0,
-        budgetMs: 10_000,
-      };
       loops.push(await timed(`tool loop, ${n} steps`, () => benchToolLoop(steps, options)));
     }
     const growth = await timed('tool loop, 10,000 steps and growth vs 100 × 100 steps, back to back', () =>
       benchGrowth(10_000, 100, { budgetMs: 8_000 }),
     );
     const inRun = await timed('runAgent in one 10,000-step run', () =>
-      inRunGrowth(10_000, { warmup: 1, warmupMs: 0 }),
+      inRunGrowth(10_000, { runs: 5, warmup: 0, warmupMs: 0 }),
     );
     raw['tool-loop'] = { loops, growth, inRun };
     rows.push(...toolLoopRows(loops, growth, inRun));
   },
   concurrency: async (rows: Row[], raw: Record<string, unknown>) => {
-    const result = await timed('concurrency memory, 10,000 pending runs', () => benchConcurrency(10_000));
+    const result = await timed('concurrency memory, 10,000 pending runs', () =>
+      benchConcurrency(10_000, { rounds: 3 }),
+    );
     raw.concurrency = result;
     rows.push(...concurrencyRows(result));
   },

@@ -151,7 +151,10 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
  * const options: ATurnOptions = { model, messages: [userMessage('What is 2 + 2?')], step: 2 };
  */
 export interface ATurnOptions extends TestRunFactsOptions {
-  /** The run the turn belongs to (default: `testRunFacts(options)`). */
+  /**
+   * The run the turn belongs to (default: `testRunFacts(options)`). The run's own options
+   * (`model`, `tools`, `scheduler`, `config`, `runId`, `priorLength`) are refused next to it.
+   */
   run?: RunFacts;
   /** The transcript so far (default `[userMessage('hi')]`). */
   messages?: readonly AgentMessage[];
@@ -196,10 +199,8 @@ function placeholderStep(step: number): StepResult {
  * testScheduler.run(({ cold, expectObservable }) => {
  *   const turn = aTurn({ assistant: assistantMessage([{ type: 'text', text: 'Done.' }]) });
  *   const e1 = cold('-t|', { t: turn });
- *   expectObservable(e1.pipe(stopWhen(stepCountIs(1)), map((item) => (isTurn(item) ? item.stop?.reason : item.type)))).toBe(
- *     '-s|',
- *     { s: 'steps-limit' },
- *   );
+ *   const stopReason = map((item: LoopItem) => (isTurn(item) ? item.stop?.reason : item.type));
+ *   expectObservable(e1.pipe(stopWhen(stepCountIs(1)), stopReason)).toBe('-s|', { s: 'steps-limit' });
  * });
  */
 export function aTurn(options: ATurnOptions = {}): Turn {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { assistantMessage, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { userMessage } from '../messages/message-helpers.js';
 import type { AgentMessage } from '../messages/types.js';
+import { transcriptLog } from '../state/transcript-log.js';
 import { tool } from '../tools/tool.js';
 import { AppendLog } from '../util/append-log.js';
 import { Agent } from './agent.js';
@@ -14,27 +15,30 @@ describe('Agent: cancelling from a listener during agent-start', () => {
   it.each([
     ['abort({ silent: true })', (agent: Agent) => agent.abort({ silent: true }), 'cancelled'],
     ['reset()', (agent: Agent) => agent.reset(), 'starting'],
-  ])('%s stops the run: no model call, prompt() resolves, no event after it', async (_name, cancel, phase) => {
-    for (const latency of [0, 5]) {
-      const model = scriptedModel([textTurn('never')], { latency });
-      const agent = new Agent({ model });
-      const after: string[] = [];
-      let cancelled = false;
-      agent.subscribe((event) => {
-        if (cancelled) after.push(event.type);
-        if (event.type !== 'agent-start') return;
-        cancelled = true;
-        cancel(agent);
-      });
-      const result = await agent.prompt('hi');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(result.reason).toBe('user-requested');
-      expect(model.calls).toBe(0);
-      expect(after).toEqual([]);
-      expect(agent.isRunning).toBe(false);
-      expect(agent.state$.value.phase).toBe(phase);
-    }
-  });
+  ])(
+    '%s stops the run: no model call, prompt() resolves, no event after it',
+    async (_name, cancel, phase) => {
+      for (const latency of [0, 5]) {
+        const model = scriptedModel([textTurn('never')], { latency });
+        const agent = new Agent({ model });
+        const after: string[] = [];
+        let cancelled = false;
+        agent.subscribe((event) => {
+          if (cancelled) after.push(event.type);
+          if (event.type !== 'agent-start') return;
+          cancelled = true;
+          cancel(agent);
+        });
+        const result = await agent.prompt('hi');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(result.reason).toBe('user-requested');
+        expect(model.calls).toBe(0);
+        expect(after).toEqual([]);
+        expect(agent.isRunning).toBe(false);
+        expect(agent.state$.value.phase).toBe(phase);
+      }
+    },
+  );
 
   it('keeps the agent usable: the next prompt runs', async () => {
     const model = scriptedModel([textTurn('second')]);
@@ -53,7 +57,10 @@ describe('Agent: cancelling from a listener during agent-start', () => {
 
 describe('Agent: the shared fold', () => {
   it('starts from the configured transcript and reports each run’s terminal phase', async () => {
-    const prior: AgentMessage[] = [userMessage('earlier', 0), assistantMessage([{ type: 'text', text: 'hi' }])];
+    const prior: AgentMessage[] = [
+      userMessage('earlier', 0),
+      assistantMessage([{ type: 'text', text: 'hi' }]),
+    ];
     const agent = new Agent({ model: scriptedModel([textTurn('again')]), messages: prior });
     const phases: string[] = [];
     agent.state$.subscribe((s) => phases.at(-1) !== s.phase && phases.push(s.phase));
@@ -74,6 +81,7 @@ describe('Agent: the shared fold', () => {
       await agent.prompt('go');
       expect(agent.state$.value).toMatchObject({ phase: 'done', step: steps });
       expect(agent.messages).toHaveLength(2 * steps);
+      expect(transcriptLog(agent.messages)).toBeDefined(); // a view on an append-only log
       const copies = of.mock.calls.length;
       of.mockRestore();
       return copies;

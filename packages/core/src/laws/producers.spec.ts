@@ -5,13 +5,30 @@
 import fc from 'fast-check';
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
-import { anyScenarioArb, RESURRECTED, scriptedMessage, STREAM_SHAPES, timeless, type Scenario, type StreamShape } from './law-fixtures.test.js';
-import { describeOutcome, endTranscript, lawParams, lawTimeout, runScenario, transcriptIssues } from './law-harness.test.js';
+import {
+  anyScenarioArb,
+  RESURRECTED,
+  scriptedMessage,
+  STREAM_SHAPES,
+  timeless,
+  type Scenario,
+  type StreamShape,
+} from './law-fixtures.test.js';
+import {
+  describeOutcome,
+  endTranscript,
+  lawParams,
+  lawTimeout,
+  runScenario,
+  transcriptIssues,
+} from './law-harness.test.js';
 
 const shapesArb = fc.array(fc.constantFrom(...STREAM_SHAPES), { minLength: 1, maxLength: 4 });
 
 function assistantEnds(events: readonly AgentEvent[]) {
-  return events.flatMap((e) => (e.type === 'message-end' && e.message.role === 'assistant' ? [e.message] : []));
+  return events.flatMap((e) =>
+    e.type === 'message-end' && e.message.role === 'assistant' ? [e.message] : [],
+  );
 }
 
 async function checkProducers(scenario: Scenario, shapes: StreamShape[]): Promise<void> {
@@ -30,7 +47,9 @@ async function checkProducers(scenario: Scenario, shapes: StreamShape[]): Promis
   const starts = events.filter((e) => e.type === 'message-start' && e.message.role === 'assistant').length;
   expect(starts).toBe(turns);
   const expected = Array.from({ length: turns }, (_, i) => scriptedMessage(scenario, i + 1));
-  expect(assistantEnds(events).map((m) => timeless(m.content))).toEqual(expected.map((m) => timeless(m.content)));
+  expect(assistantEnds(events).map((m) => timeless(m.content))).toEqual(
+    expected.map((m) => timeless(m.content)),
+  );
   const transcript = endTranscript(events) ?? [];
   expect(transcript.filter((m) => m.role === 'assistant').length).toBe(turns);
   // Nothing a stream sent after it ended reached the run.

@@ -53,7 +53,7 @@ const cutArb = (mode: Mode): fc.Arbitrary<Cut> => {
   );
 };
 
-function cutOptions(cut: Cut, scenario: Scenario): RunOptions {
+function cutOptions(cut: Cut): RunOptions {
   const cutWith = (f: (events$: Observable<AgentEvent>) => Observable<AgentEvent>): RunOptions => ({
     cut: f,
   });
@@ -92,11 +92,10 @@ function cutOptions(cut: Cut, scenario: Scenario): RunOptions {
       // In virtual mode `TestScheduler.run` makes the default scheduler virtual.
       return cutWith((e$) => e$.pipe(takeUntil(timer(cut.t))));
   }
-  void scenario;
 }
 
 async function checkUnsubscribe(scenario: Scenario, cut: Cut): Promise<void> {
-  const outcome = await runScenario(scenario, cutOptions(cut, scenario));
+  const outcome = await runScenario(scenario, cutOptions(cut));
   const detail = describeOutcome(outcome);
   const at = outcome.atTeardown;
   expect({ tornDown: at !== undefined, detail }).toMatchObject({ tornDown: true });

@@ -295,3 +295,18 @@ describe('approvals fail closed in a run', () => {
     expect(text(results(approved)[0] as ToolResultMessage)).toBe('written');
   });
 });
+
+describe('long runs', () => {
+  it('runs 10,000 synchronous steps with a flat stack, each message in the transcript once', async () => {
+    const steps = 10_000;
+    const noop = tool({ name: 'noop', description: 'n', parameters: z.object({}), execute: () => 'ok' });
+    const model = scriptedModel([
+      ...Array.from({ length: steps - 1 }, () => toolCallTurn({ name: 'noop', args: {} })),
+      textTurn('done'),
+    ]);
+    const events = await collectEvents(runAgent({ model, tools: [noop], prompt: 'go', maxSteps: steps }));
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'agent-end', reason: 'completed', steps });
+    expect(end?.type === 'agent-end' && end.messages.length).toBe(1 + (steps - 1) * 2 + 1);
+  });
+});

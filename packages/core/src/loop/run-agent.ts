@@ -137,7 +137,9 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
       defer(() => {
         const raised = early ?? [];
         early = undefined;
-        return from([...starting, ...raised]);
+        const events = [...starting, ...raised];
+        for (const event of events) watch.see(event);
+        return from(events);
       }),
       body$.pipe(takeUntil(abort$)),
       // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.

@@ -101,7 +101,7 @@ export interface TurnContextUpdate {
  * @example
  * const noEmptyAnswers = (): LoopOperator =>
  *   turnOperator('noEmptyAnswers', (turn) =>
- *     of(turn.assistant && !assistantText(turn.assistant) ? turn.withNext([userMessage('Please answer.')]) : turn));
+ *     of(turn.assistant?.stopReason === 'stop' && !assistantText(turn.assistant) ? turn.withNext([userMessage('Please answer.')]) : turn));
  */
 export class Turn {
   /** Tells a turn from the events around it in the pipeline. */

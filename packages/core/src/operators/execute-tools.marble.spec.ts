@@ -295,6 +295,32 @@ describe('executeTools (marbles)', () => {
     });
   });
 
+  it('starts no tool once unsubscribed synchronously from inside next (take(1))', () => {
+    const started: string[] = [];
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const counted = tool({
+        name: 'counted',
+        description: 'counted',
+        parameters: z.object({ city: z.string() }),
+        execute: (_args, { toolCallId }) => {
+          started.push(toolCallId);
+          return 'ok';
+        },
+      });
+      const turn = aTurn({
+        tools: [counted],
+        assistant: asking(call('c1', 'counted'), call('c2', 'counted')),
+      });
+      const e1 = cold('-t|', { t: turn });
+      const e1subs = '^!';
+      const expected = '-(a|)';
+
+      expectObservable(summarized(e1.pipe(executeTools(), take(1)))).toBe(expected, { a: 'tool-start:c1' });
+      expectSubscriptions(e1.subscriptions).toBe(e1subs);
+    });
+    expect(started).toEqual([]);
+  });
+
   it('fails with PipelineError on a turn without the model message', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const e1 = cold('-t|', { t: aTurn() });

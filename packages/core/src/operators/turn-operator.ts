@@ -1,4 +1,16 @@
-import { concatMap, defer, filter, from, merge, Subject, tap, type ObservableInput } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  from,
+  merge,
+  Subject,
+  tap,
+  type Observable,
+  type ObservableInput,
+} from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import { Turn, type LoopItem, type LoopOperator } from '../loop/turn.js';
 
@@ -21,6 +33,34 @@ export function asTurn(item: unknown, where: string): Turn | undefined {
     );
   }
   return item;
+}
+
+/** The work on one turn, failing loudly when it does not emit exactly one turn. */
+function checkedWork(
+  where: string,
+  work: (turn: Turn) => ObservableInput<LoopItem>,
+  turn: Turn,
+): Observable<LoopItem> {
+  return defer(() => {
+    let emitted = 0;
+    return concat(
+      from(work(turn)).pipe(
+        tap((item) => {
+          if (asTurn(item, where) && ++emitted > 1) {
+            throw new PipelineError(
+              `${where} emitted two turns for one: its work must end with exactly one turn.`,
+            );
+          }
+        }),
+      ),
+      defer(() => {
+        if (emitted > 0) return EMPTY;
+        throw new PipelineError(
+          `${where} completed its work without passing the turn on: it must end with one turn.`,
+        );
+      }),
+    );
+  });
 }
 
 /**
@@ -60,6 +100,6 @@ export function turnOperator(name: string, work: (turn: Turn) => ObservableInput
         tap({ complete: () => turns.complete(), error: () => turns.complete() }),
       );
       // The work is subscribed first, so a turn that arrives synchronously finds it listening.
-      return merge(turns.pipe(concatMap((turn) => from(work(turn)))), events$);
+      return merge(turns.pipe(concatMap((turn) => checkedWork(where, work, turn))), events$);
     });
 }
