@@ -180,6 +180,8 @@ export type { ActiveTool, AgentState, PendingApproval, Phase } from './state/age
 export { reduceAgentState } from './state/reduce-agent-state.js';
 export { closeTranscript, terminate } from './state/terminate.js';
 export { withState } from './state/with-state.js';
+export { foldRun } from './state/fold-run.js';
+export type { FoldRunOptions } from './state/fold-run.js';
 export type { RunWithState } from './state/with-state.js';
 export { StateObservable } from './state/state-observable.js';
 export { selectPendingTools, selectPhase, selectState, selectUsage } from './state/selectors.js';

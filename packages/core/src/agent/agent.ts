@@ -189,7 +189,8 @@ export class Agent {
 
   /**
    * Aborts the running run: the model sees an abort marker next time. With `silent` the run
-   * is just cancelled, no marker, and the partial answer is dropped.
+   * is cancelled at once — even from a listener, before `prompt()`'s run got past its first
+   * event — with no marker, and the partial answer is dropped.
    */
   abort(options: { silent?: boolean } = {}): void {
     const active = this.active;

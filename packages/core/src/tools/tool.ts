@@ -1,6 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
-import type { AgentMessage, ImagePart, TextPart, ToolCallPart } from '../messages/types.js';
+import type { AgentMessage, ImagePart, TextPart } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
 import { checkToolParameters } from './check-parameters.js';
 import { compileJsonSchema } from './json-schema-validator.js';
@@ -187,10 +187,4 @@ export function isJsonSchemaParameters(parameters: unknown): parameters is JsonS
     (parameters as { kind?: unknown }).kind === 'json-schema' &&
     typeof (parameters as { schema?: unknown }).schema === 'object'
   );
-}
-
-/** A call the model made, with its tool (undefined when the model named an unknown tool). */
-export interface ResolvedToolCall {
-  call: ToolCallPart;
-  tool: AnyTool | undefined;
 }

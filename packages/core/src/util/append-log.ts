@@ -78,23 +78,41 @@ export class AppendLog<T> {
 const EMPTY: readonly never[] = Object.freeze([]);
 
 function indexOf(key: string | symbol): number {
-  if (typeof key !== 'string') return -1;
-  const n = Number(key);
-  return Number.isInteger(n) && n >= 0 && String(n) === key ? n : -1;
+  // Engine-made index keys are canonical ("0", "12"): a digit first, then a whole number.
+  if (typeof key !== 'string' || key.length === 0) return -1;
+  const first = key.charCodeAt(0);
+  if (first < 48 || first > 57) return -1;
+  const n = +key;
+  return n === Math.floor(n) ? n : -1;
 }
 
-/** The traps of a view: length and indexes from the snapshot, no writes. */
+/**
+ * The traps of a view: length and indexes from the snapshot, no writes. Whole-array work
+ * (methods, iteration, `JSON.stringify`) runs on a real frozen copy made once per view, at
+ * native speed: a consumer that reads the whole transcript pays one copy, one that does not
+ * read it pays nothing.
+ */
 class ViewHandler<T> implements ProxyHandler<T[]> {
+  private real?: readonly T[];
+
   constructor(
     private readonly buffer: readonly T[],
     private readonly length: number,
   ) {}
 
+  private materialized(): readonly T[] {
+    return (this.real ??= Object.freeze(this.buffer.slice(0, this.length)));
+  }
+
   get(target: T[], key: string | symbol, receiver: unknown): unknown {
     if (key === 'length') return this.length;
     const i = indexOf(key);
     if (i >= 0) return i < this.length ? this.buffer[i] : undefined;
-    return Reflect.get(target, key, receiver);
+    if (key === 'toJSON') return () => this.materialized();
+    const value: unknown = Reflect.get(target, key, receiver);
+    if (typeof value !== 'function' || key === 'constructor') return value;
+    const real = this.materialized();
+    return (value as (...args: unknown[]) => unknown).bind(real);
   }
 
   has(target: T[], key: string | symbol): boolean {
