@@ -11,7 +11,6 @@ import {
   ignoreElements,
   isObservable,
   merge,
-  NEVER,
   type Observable,
   of,
   queueScheduler,
@@ -132,7 +131,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
       ? defer(() => (signal.aborted ? of(true) : fromEvent(signal, 'abort').pipe(take(1)))).pipe(
           tap(() => (aborted = true)),
         )
-      : NEVER;
+      : undefined;
     return concat(
       defer(() => {
         const raised = early ?? [];
@@ -141,7 +140,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
         for (const event of events) watch.see(event);
         return from(events);
       }),
-      body$.pipe(takeUntil(abort$)),
+      abort$ ? body$.pipe(takeUntil(abort$)) : body$,
       // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
       defer(() => {
         if (!aborted || ended) return EMPTY;

@@ -1,8 +1,6 @@
 import {
-  concat,
   concatMap,
   defer,
-  EMPTY,
   filter,
   from,
   merge,
@@ -43,21 +41,20 @@ function checkedWork(
 ): Observable<LoopItem> {
   return defer(() => {
     let emitted = 0;
-    return concat(
-      from(work(turn)).pipe(
-        tap((item) => {
+    return from(work(turn)).pipe(
+      tap({
+        next: (item) => {
           if (asTurn(item, where) && ++emitted > 1) {
+            throw new PipelineError(`${where} emitted two turns for one: its work must end with exactly one turn.`);
+          }
+        },
+        complete: () => {
+          if (emitted === 0) {
             throw new PipelineError(
-              `${where} emitted two turns for one: its work must end with exactly one turn.`,
+              `${where} completed its work without passing the turn on: it must end with one turn.`,
             );
           }
-        }),
-      ),
-      defer(() => {
-        if (emitted > 0) return EMPTY;
-        throw new PipelineError(
-          `${where} completed its work without passing the turn on: it must end with one turn.`,
-        );
+        },
       }),
     );
   });
