@@ -173,20 +173,20 @@ function loop(
   maxSteps: number,
   out: Subject<AgentEvent>,
 ): Observable<never> {
-  const route = (item: AgentEvent | NextTurn): item is NextTurn => {
-    if (!('type' in item)) return true;
-    out.next(item);
-    return false;
-  };
   return of(first).pipe(
-    expand((next) => pass(pipeline, next, maxSteps).pipe(filter(route), subscribeOn(queueScheduler))),
+    expand((next) => pass(pipeline, next, maxSteps, out).pipe(subscribeOn(queueScheduler))),
     ignoreElements(),
     tap({ complete: () => out.complete() }),
   );
 }
 
 /** One turn through the pipeline, then the decision: its events, then the next turn if any. */
-function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observable<AgentEvent | NextTurn> {
+function pass(
+  pipeline: PassPipeline,
+  next: NextTurn,
+  maxSteps: number,
+  out: Subject<AgentEvent>,
+): Observable<NextTurn> {
   return defer(() => {
     const base = next.turn;
     const now = base.run.scheduler.now();
@@ -198,21 +198,25 @@ function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observa
       opening.push({ type: 'message-start', message }, { type: 'message-end', message });
     opening.push(turn);
     let result: Turn | undefined;
+    // Events go straight to the run's output; only the next turn goes back to `expand`.
     const checked$ = pipeline(opening).pipe(
-      filter((item): item is AgentEvent => {
-        const out = asTurn(item, 'The loop');
-        if (!out) return true;
+      filter((item): item is never => {
+        const turnOut = asTurn(item, 'The loop');
+        if (!turnOut) {
+          out.next(item as AgentEvent);
+          return false;
+        }
         if (result) {
           throw new PipelineError(
             'The pipeline passed the turn on twice: each operator must emit exactly one turn for the one it receives.',
           );
         }
-        if (out.run !== turn.run || out.step !== turn.step) {
+        if (turnOut.run !== turn.run || turnOut.step !== turn.step) {
           throw new PipelineError(
-            `The pipeline passed on a turn of another ${out.run !== turn.run ? 'run' : 'step'}: pass on the turn you received (changed with its with… methods).`,
+            `The pipeline passed on a turn of another ${turnOut.run !== turn.run ? 'run' : 'step'}: pass on the turn you received (changed with its with… methods).`,
           );
         }
-        result = out;
+        result = turnOut;
         return false;
       }),
     );
@@ -220,10 +224,8 @@ function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observa
       checked$,
       defer(() => {
         const decision = decideTurn(result, maxSteps);
-        if ('next' in decision) {
-          const nextTurn: NextTurn = { turn: decision.next, input: decision.input };
-          return from<(AgentEvent | NextTurn)[]>([...decision.events, nextTurn]);
-        }
+        for (const event of decision.events) out.next(event);
+        if ('next' in decision) return of<NextTurn>({ turn: decision.next, input: decision.input });
         const { last, end } = decision;
         const agentEnd: AgentEvent = {
           type: 'agent-end',
@@ -233,7 +235,8 @@ function pass(pipeline: PassPipeline, next: NextTurn, maxSteps: number): Observa
           usage: last.usage,
           steps: last.steps.length + 1,
         };
-        return from([...decision.events, agentEnd]);
+        out.next(agentEnd);
+        return EMPTY;
       }),
     );
   });

@@ -179,14 +179,18 @@ export function runToolBatch(
         );
       });
 
-    const work$ = from(groupsOf(turn, calls)).pipe(
-      concatMap((group) =>
-        group.safe
-          ? from(group.indexes).pipe(mergeMap(runOne, concurrency))
-          : runOne(group.indexes[0] as number),
-      ),
-      tap({ complete: () => progress.complete(), error: () => progress.complete() }),
-    );
+    // One call (the common case) needs no grouping.
+    const calls$ =
+      calls.length === 1
+        ? runOne(0)
+        : from(groupsOf(turn, calls)).pipe(
+            concatMap((group) =>
+              group.safe
+                ? from(group.indexes).pipe(mergeMap(runOne, concurrency))
+                : runOne(group.indexes[0] as number),
+            ),
+          );
+    const work$ = calls$.pipe(tap({ complete: () => progress.complete(), error: () => progress.complete() }));
 
     const finish = (): Observable<LoopItem> => {
       const events: LoopItem[] = [];

@@ -45,7 +45,9 @@ function checkedWork(
       tap({
         next: (item) => {
           if (asTurn(item, where) && ++emitted > 1) {
-            throw new PipelineError(`${where} emitted two turns for one: its work must end with exactly one turn.`);
+            throw new PipelineError(
+              `${where} emitted two turns for one: its work must end with exactly one turn.`,
+            );
           }
         },
         complete: () => {
