@@ -8,6 +8,7 @@ import {
   isTurn,
   llmStep,
   runAgent,
+  steer,
   stepCountIs,
   tool,
   type AgentEvent,
@@ -308,5 +309,23 @@ describe('long runs', () => {
     const end = events.at(-1);
     expect(end).toMatchObject({ type: 'agent-end', reason: 'completed', steps });
     expect(end?.type === 'agent-end' && end.messages.length).toBe(1 + (steps - 1) * 2 + 1);
+  });
+});
+
+describe('a run that cannot start', () => {
+  it('unsubscribes the sources it attached when building its pipeline fails', async () => {
+    const input$ = new Subject<string>();
+    const failing = collectEvents(
+      runAgent({
+        model: scriptedModel([textTurn('x')]),
+        prompt: 'go',
+        pipeline: (turn$) => {
+          turn$.pipe(steer(input$)); // attaches the source while the pipeline is built
+          return 'not an observable' as never;
+        },
+      }),
+    );
+    await expect(failing).rejects.toThrow(/must return an Observable/);
+    expect(input$.observed).toBe(false);
   });
 });

@@ -90,23 +90,34 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
     );
     // The pipeline is built once per run and subscribed once per turn, on the turn's items.
     let turnItems: readonly LoopItem[] = [];
-    const { output$, registrations } = buildPipeline(
-      scope,
-      resolvePipeline(config),
-      defer(() => from(turnItems)),
-    );
-    if (!isObservable(output$)) {
-      throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
+    let pipeline$: Observable<LoopItem>;
+    let first: Turn;
+    try {
+      const { output$, registrations } = buildPipeline(
+        scope,
+        resolvePipeline(config),
+        defer(() => from(turnItems)),
+      );
+      if (!isObservable(output$)) {
+        throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
+      }
+      pipeline$ = output$ as Observable<LoopItem>;
+      const steering: SteeringQueue[] = config.steering$
+        ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
+        : [];
+      first = Turn.first(scope, prior, [], {
+        steering: [...steering, ...registrations.steering],
+        followUps: [
+          ...(config.followUp$ ? [scope.attach(config.followUp$)] : []),
+          ...registrations.followUps,
+        ],
+        guards: [...(config.guardStop ? [config.guardStop] : []), ...registrations.guards],
+      });
+    } catch (error) {
+      // Sources attached before the failure must not outlive the run that never started.
+      scope.close(true);
+      throw error;
     }
-    const pipeline$ = output$ as Observable<LoopItem>;
-    const steering: SteeringQueue[] = config.steering$
-      ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
-      : [];
-    const first = Turn.first(scope, prior, [], {
-      steering: [...steering, ...registrations.steering],
-      followUps: [...(config.followUp$ ? [scope.attach(config.followUp$)] : []), ...registrations.followUps],
-      guards: [...(config.guardStop ? [config.guardStop] : []), ...registrations.guards],
-    });
     const runPass = (items: readonly LoopItem[]) => {
       turnItems = items;
       return pipeline$;
