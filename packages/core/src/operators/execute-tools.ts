@@ -1,4 +1,4 @@
-import { defer, of } from 'rxjs';
+import { of } from 'rxjs';
 import { validateExecuteToolsOptions } from '../config/validate-operator-options.js';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { LoopOperator } from '../loop/turn.js';
@@ -50,20 +50,18 @@ export interface ExecuteToolsOptions {
  */
 export function executeTools(options: ExecuteToolsOptions = {}): LoopOperator {
   validateExecuteToolsOptions(options);
-  return turnOperator('executeTools', (turn) =>
-    defer(() => {
-      if (!turn.assistant) {
-        throw new PipelineError(
-          "executeTools() received a turn without the model's message: put executeTools() after llmStep() in the pipeline.",
-        );
-      }
-      if (turn.toolResults) {
-        throw new PipelineError(
-          'executeTools() received a turn whose tools already ran: keep a single executeTools() in the pipeline.',
-        );
-      }
-      const calls = toolCalls(turn.assistant);
-      return calls.length === 0 ? of(turn.withToolResults([])) : runToolBatch(turn, calls, options);
-    }),
-  );
+  return turnOperator('executeTools', (turn) => {
+    if (!turn.assistant) {
+      throw new PipelineError(
+        "executeTools() received a turn without the model's message: put executeTools() after llmStep() in the pipeline.",
+      );
+    }
+    if (turn.toolResults) {
+      throw new PipelineError(
+        'executeTools() received a turn whose tools already ran: keep a single executeTools() in the pipeline.',
+      );
+    }
+    const calls = toolCalls(turn.assistant);
+    return calls.length === 0 ? of(turn.withToolResults([])) : runToolBatch(turn, calls, options);
+  });
 }

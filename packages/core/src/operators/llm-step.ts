@@ -1,4 +1,4 @@
-import { concat, defer, of } from 'rxjs';
+import { concat, of } from 'rxjs';
 import { validateLlmStepOptions } from '../config/validate-operator-options.js';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { LoopOperator } from '../loop/turn.js';
@@ -39,17 +39,15 @@ export interface LlmStepOptions {
  */
 export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOperator {
   validateLlmStepOptions(options);
-  return turnOperator('llmStep', (turn) =>
-    defer(() => {
-      if (turn.assistant) {
-        throw new PipelineError(
-          "llmStep() received a turn that already has the model's message: a pipeline calls the model " +
-            'once per turn, so keep a single llmStep() in it.',
-        );
-      }
-      const { messages, warning } = checkSequence(turn);
-      const call$ = callModel(turn, model ?? turn.run.model, messages, options);
-      return warning ? concat(of(warning), call$) : call$;
-    }),
-  );
+  return turnOperator('llmStep', (turn) => {
+    if (turn.assistant) {
+      throw new PipelineError(
+        "llmStep() received a turn that already has the model's message: a pipeline calls the model " +
+          'once per turn, so keep a single llmStep() in it.',
+      );
+    }
+    const { messages, warning } = checkSequence(turn);
+    const call$ = callModel(turn, model ?? turn.run.model, messages, options);
+    return warning ? concat(of(warning), call$) : call$;
+  });
 }

@@ -1,4 +1,4 @@
-import { defer, from } from 'rxjs';
+import { from } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LoopItem, LoopOperator } from '../loop/turn.js';
@@ -21,39 +21,37 @@ import { turnOperator } from './turn-operator.js';
  */
 export function stopWhen(...conditions: (StopCondition | readonly StopCondition[])[]): LoopOperator {
   const predicates: StopCondition[] = conditions.flat();
-  return turnOperator('stopWhen', (turn) =>
-    defer(() => {
-      const step = turn.stepResult();
-      if (!step) {
-        throw new PipelineError(
-          "stopWhen() received a turn without the model's message: put stopWhen() after llmStep() and executeTools().",
-        );
+  return turnOperator('stopWhen', (turn) => {
+    const step = turn.stepResult();
+    if (!step) {
+      throw new PipelineError(
+        "stopWhen() received a turn without the model's message: put stopWhen() after llmStep() and executeTools().",
+      );
+    }
+    if (turn.stop || predicates.length === 0) return from([turn]);
+    const warnings: AgentEvent[] = [];
+    const context: StopContext = {
+      // Built on demand: copying every step for every turn would make long runs quadratic.
+      get steps() {
+        return [...turn.steps, step];
+      },
+      step,
+      usage: turn.usage,
+      elapsedMs: turn.run.scheduler.now() - turn.run.startedAt,
+      get messages() {
+        return turn.messages;
+      },
+      warn: (message) => warnings.push({ type: 'warning', message }),
+    };
+    let next = turn;
+    for (const predicate of predicates) {
+      const signal = evaluateStopCondition(predicate, context);
+      if (signal) {
+        next = turn.withStop(signal);
+        break;
       }
-      if (turn.stop || predicates.length === 0) return from([turn]);
-      const warnings: AgentEvent[] = [];
-      const context: StopContext = {
-        // Built on demand: copying every step for every turn would make long runs quadratic.
-        get steps() {
-          return [...turn.steps, step];
-        },
-        step,
-        usage: turn.usage,
-        elapsedMs: turn.run.scheduler.now() - turn.run.startedAt,
-        get messages() {
-          return turn.messages;
-        },
-        warn: (message) => warnings.push({ type: 'warning', message }),
-      };
-      let next = turn;
-      for (const predicate of predicates) {
-        const signal = evaluateStopCondition(predicate, context);
-        if (signal) {
-          next = turn.withStop(signal);
-          break;
-        }
-      }
-      const items: LoopItem[] = [...warnings, next];
-      return from(items);
-    }),
-  );
+    }
+    const items: LoopItem[] = [...warnings, next];
+    return from(items);
+  });
 }

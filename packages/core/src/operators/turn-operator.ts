@@ -65,8 +65,10 @@ function checkedWork(
 /**
  * Builds a loop operator from the work to do on the turn: events pass through unchanged, and
  * when the turn arrives `work(turn)` runs; what it emits (its own events, then the next turn)
- * goes downstream. The operator fails with `PipelineError` when it receives a second turn or
- * something that is neither an event nor a turn. Unsubscribing cancels the work.
+ * goes downstream. `work` is called when the turn arrives; a throw in it fails the run. The
+ * operator fails with `PipelineError` when it receives a second turn or something that is
+ * neither an event nor a turn, or when its work does not emit exactly one turn.
+ * Unsubscribing cancels the work.
  *
  * @param name The operator's name, used in error messages.
  * @param work The work on the turn: an Observable of events ending with exactly one turn.
