@@ -59,8 +59,8 @@ export interface SystemBlock {
 }
 
 /**
- * One model call. `messages` is a read-only view of the run's transcript, valid while the
- * stream is subscribed: copy it if you keep it.
+ * One model call, made fresh for each call. `messages` is a read-only snapshot of the
+ * transcript as of this call: later turns never change it, so a model may keep the request.
  *
  * @example
  * model.stream({ system: 'Be brief.', messages: [userMessage('Hi')], maxTokens: 256 }).subscribe(console.log);
