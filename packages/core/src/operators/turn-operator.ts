@@ -33,33 +33,34 @@ export function asTurn(item: unknown, where: string): Turn | undefined {
   return item;
 }
 
-/** The work on one turn, failing loudly when it does not emit exactly one turn. */
+/**
+ * The work on one turn, failing loudly when it does not emit exactly one turn. Called by
+ * `concatMap` when the turn arrives (a throw in `work` is an error of the run).
+ */
 function checkedWork(
   where: string,
   work: (turn: Turn) => ObservableInput<LoopItem>,
   turn: Turn,
 ): Observable<LoopItem> {
-  return defer(() => {
-    let emitted = 0;
-    return from(work(turn)).pipe(
-      tap({
-        next: (item) => {
-          if (asTurn(item, where) && ++emitted > 1) {
-            throw new PipelineError(
-              `${where} emitted two turns for one: its work must end with exactly one turn.`,
-            );
-          }
-        },
-        complete: () => {
-          if (emitted === 0) {
-            throw new PipelineError(
-              `${where} completed its work without passing the turn on: it must end with one turn.`,
-            );
-          }
-        },
-      }),
-    );
-  });
+  let emitted = 0;
+  return from(work(turn)).pipe(
+    tap({
+      next: (item) => {
+        if (asTurn(item, where) && ++emitted > 1) {
+          throw new PipelineError(
+            `${where} emitted two turns for one: its work must end with exactly one turn.`,
+          );
+        }
+      },
+      complete: () => {
+        if (emitted === 0) {
+          throw new PipelineError(
+            `${where} completed its work without passing the turn on: it must end with one turn.`,
+          );
+        }
+      },
+    }),
+  );
 }
 
 /**
