@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { Agent } from '@rxagent/core';
+import { newAccessToken } from './access-token.js';
 import { createRequestHandler } from './http-routes.js';
 import { dashboardPage } from './page.js';
 import type { ModelFactory } from './run-factory.js';
@@ -16,8 +17,17 @@ import type { SseChannel } from './sse-channel.js';
  * const options: DashboardOptions = { port: 0, throttleMs: 50, modelFactory: scriptedRunFactory({ seed: 7 }) };
  */
 export interface DashboardOptions {
-  /** Interface to listen on (default `127.0.0.1`). */
+  /**
+   * Interface to listen on (default `127.0.0.1`). Any other than `127.0.0.1`, `localhost` or
+   * `::1` (e.g. `0.0.0.0`) requires an access token on every request: `token`, or a random one.
+   */
   host?: string;
+  /** The access token of a non-loopback host (default: 32 random bytes); ignored on loopback. */
+  token?: string;
+  /** At most this many `/events` clients at once; more get 503 (default 32). */
+  maxClients?: number;
+  /** Bytes kept for an `/events` client that does not read before it is closed (default 1 MiB). */
+  maxQueuedBytes?: number;
   /** Port (default 0: a free one; read it from `url`). */
   port?: number;
   /** Clock of the throttle, the heartbeats and the runs it starts (default `asyncScheduler`). */
@@ -40,8 +50,10 @@ export interface DashboardOptions {
  * const { url, startRun, close }: Dashboard = await startDashboard();
  */
 export interface Dashboard {
-  /** `http://host:port/`. */
+  /** `http://host:port/`, with `?token=…` when the host is not loopback. */
   readonly url: string;
+  /** The access token every request must carry (only when the host is not loopback). */
+  readonly token?: string;
   readonly registry: RunRegistry;
   /** Shows an agent you run yourself (not aborted on `close`); returns its run id. */
   addAgent(agent: DashboardAgent, label: string): string;
@@ -73,6 +85,8 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const registry = new RunRegistry({ scheduler, throttleMs: options.throttleMs });
   const channels = new Set<SseChannel>();
   const allowedHosts = new Set<string>();
+  const loopback = LOOPBACK.has(host);
+  const token = loopback ? undefined : (options.token ?? newAccessToken());
   let started = 0;
 
   const startRun = (prompt?: string, runOptions: { scenario?: string } = {}): string => {
@@ -99,18 +113,22 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       page: dashboardPage(options.title),
       scenarios: factory.scenarios ?? [],
       source: factory.source ?? 'custom',
-      sse: { scheduler, heartbeatMs: options.heartbeatMs },
+      sse: { scheduler, heartbeatMs: options.heartbeatMs, maxQueuedBytes: options.maxQueuedBytes },
       channels,
-      allowedHosts: LOOPBACK.has(host) ? allowedHosts : undefined,
+      allowedHosts: loopback ? allowedHosts : undefined,
+      accessToken: token,
+      maxClients: options.maxClients,
     }),
   );
   const port = await listen(server, options.port ?? 0, host);
   for (const name of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${name}:${port}`);
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/${query}`;
 
   let closing: Promise<void> | undefined;
   return {
     url,
+    token,
     registry,
     addAgent: (agent, label) => registry.add(agent, label),
     startRun,

@@ -61,8 +61,56 @@ describe('http routes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     const html = await res.text();
-    expect(html).toContain("new EventSource('/events')");
-    expect(html).not.toMatch(/setInterval|setTimeout/);
+    expect(html).toContain('<script src="/page.js"></script>');
+    const script = await fetch(new URL('/page.js', dashboard.url));
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    const js = await script.text();
+    expect(js).toContain("new EventSource('/events')");
+    expect(js).not.toMatch(/setInterval|setTimeout/);
+  });
+
+  it('GET / refuses framing and allows scripts and styles from its own origin only', async () => {
+    const res = await fetch(dashboard.url);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await res.text();
+    expect(html).not.toMatch(/<script>|<style>|\sstyle=|\son[a-z]+=/i);
+    expect(html).toContain('<link rel="stylesheet" href="/page.css">');
+    const css = await fetch(new URL('/page.css', dashboard.url));
+    expect(css.headers.get('content-type')).toContain('text/css');
+    expect(await css.text()).toContain('.run[data-phase="done"]');
+  });
+
+  it('DELETE /runs/:id removes a finished run and refuses a running one', async () => {
+    const { agent, id, waiting, run } = approvalAgent();
+    await waiting;
+    const running = await fetch(new URL(`/runs/${id}`, dashboard.url), { method: 'DELETE' });
+    expect(running.status).toBe(409);
+    expect(((await running.json()) as { error: string }).error).toMatch(/still running/);
+    expect(dashboard.registry.get(id)).toBeDefined();
+    agent.abort();
+    await run;
+    const removed = await fetch(new URL(`/runs/${id}`, dashboard.url), { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ ok: true });
+    expect(dashboard.registry.get(id)).toBeUndefined();
+    const again = await fetch(new URL(`/runs/${id}`, dashboard.url), { method: 'DELETE' });
+    expect(again.status).toBe(404);
+  });
+
+  it('never grants a CORS preflight, so a cross-site page cannot DELETE or POST JSON', async () => {
+    const res = await fetch(new URL('/runs/run-1', dashboard.url), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-methods')).toBeNull();
   });
 
   it('POST /runs starts a run that GET /runs lists', async () => {

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTerminal } from '@rxagent/core';
+import { requestToken, TOKEN_HEADER, tokenCookie, tokenMatches } from './access-token.js';
 import { HttpError, readJsonBody, sendJson } from './http-json.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import { PAGE_STYLES } from './page-styles.js';
 import type { RunRegistry } from './run-registry.js';
+import { setSecurityHeaders } from './security-headers.js';
 import { SseChannel, type SseChannelOptions } from './sse-channel.js';
 
 /**
@@ -25,6 +29,13 @@ export interface RouteContext {
   channels: Set<SseChannel>;
   /** When set, requests whose `Host` is not in it are refused (DNS-rebinding guard). */
   allowedHosts?: ReadonlySet<string>;
+  /**
+   * When set, every request must carry it (`?token=`, the `x-dashboard-token` header or the
+   * cookie set when the page is opened with `?token=`), else 401.
+   */
+  accessToken?: string;
+  /** At most this many `/events` clients at once; more get 503 (default 32). */
+  maxClients?: number;
 }
 
 /**
@@ -43,8 +54,9 @@ export interface DashboardSnapshot {
 /**
  * The dashboard's HTTP routes:
  * `GET /` the page · `GET /events` the SSE stream (a `snapshot`, then `run` / `event` /
- * `removed` updates) · `GET /runs` the snapshots as JSON · `POST /runs {prompt?, scenario?}`
- * → 201 `{id}` · `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
+ * `removed` updates) · `GET /page.js`, `GET /page.css` · `GET /runs` the snapshots as JSON ·
+ * `POST /runs {prompt?, scenario?}` → 201 `{id}` · `DELETE /runs/:id` (409 while it runs) ·
+ * `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
  * {approved, reason?}` (409 when that call is not waiting). Errors are JSON `{error}`.
  *
  * @example
@@ -52,6 +64,7 @@ export interface DashboardSnapshot {
  */
 export function createRequestHandler(ctx: RouteContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    setSecurityHeaders(res);
     route(ctx, req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.end();
       if (error instanceof HttpError) sendJson(res, error.status, { error: error.message });
@@ -67,17 +80,41 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
       `Unexpected Host header "${req.headers.host ?? ''}": open the URL the dashboard printed.`,
     );
   }
+  if (ctx.accessToken !== undefined) {
+    const found = requestToken(req);
+    if (!tokenMatches(ctx.accessToken, found?.token)) {
+      throw new HttpError(
+        401,
+        `This dashboard needs its access token: open the URL it printed (with ?token=), or send the ${TOKEN_HEADER} header.`,
+      );
+    }
+    if (found?.from === 'query') res.setHeader('set-cookie', tokenCookie(ctx.accessToken));
+  }
   const path = pathParts(req.url ?? '/');
   const method = req.method ?? 'GET';
   const [first, id, action, toolCallId, ...rest] = path;
 
+  if (method === 'OPTIONS') {
+    throw new HttpError(405, 'No cross-origin requests: use the page the dashboard serves.');
+  }
   if (path.length === 0) {
     expectMethod(method, 'GET');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    return void res.end(ctx.page);
+    return sendText(res, 'text/html', ctx.page);
+  }
+  if (first === 'page.js' && path.length === 1) {
+    expectMethod(method, 'GET');
+    return sendText(res, 'text/javascript', PAGE_SCRIPT);
+  }
+  if (first === 'page.css' && path.length === 1) {
+    expectMethod(method, 'GET');
+    return sendText(res, 'text/css', PAGE_STYLES);
   }
   if (first === 'events' && path.length === 1) {
     expectMethod(method, 'GET');
+    const max = ctx.maxClients ?? 32;
+    if (ctx.channels.size >= max) {
+      throw new HttpError(503, `Too many event streams open (${max}): close a dashboard tab and retry.`);
+    }
     return openEvents(ctx, res);
   }
   if (first !== 'runs' || rest.length > 0) throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
@@ -93,6 +130,15 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
   }
   const entry = ctx.registry.get(id);
   if (!entry) throw new HttpError(404, `No run "${id}": GET /runs lists them.`);
+  if (action === undefined) {
+    // DELETE needs a CORS preflight from another site, which is never granted (like JSON POSTs).
+    expectMethod(method, 'DELETE');
+    if (!isTerminal(entry.agent.state$.value.phase)) {
+      throw new HttpError(409, `Run ${id} is still running: abort it (POST /runs/${id}/abort) first.`);
+    }
+    ctx.registry.remove(id);
+    return sendJson(res, 200, { ok: true });
+  }
   if (action === 'abort' && toolCallId === undefined) {
     expectMethod(method, 'POST');
     await readJsonBody(req);
@@ -137,6 +183,11 @@ function openEvents(ctx: RouteContext, res: ServerResponse): void {
     subscription.unsubscribe();
     ctx.channels.delete(channel);
   });
+}
+
+function sendText(res: ServerResponse, type: string, body: string): void {
+  res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+  res.end(body);
 }
 
 function pathParts(url: string): string[] {

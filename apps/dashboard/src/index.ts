@@ -6,8 +6,18 @@ export { toRunSnapshot } from './run-snapshot.js';
 export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-snapshot.js';
 export { describeEvent } from './run-event-view.js';
 export type { RunEventView } from './run-event-view.js';
-export { describeProgress, summarizeArgs } from './value-summary.js';
-export type { ProgressView } from './value-summary.js';
+export { argumentFields, describeProgress, summarizeArgs } from './value-summary.js';
+export type { ArgumentField, ProgressView } from './value-summary.js';
+export { ARGUMENT_LIMIT, clipText, TEXT_LIMIT } from './text-limits.js';
+export {
+  newAccessToken,
+  requestToken,
+  TOKEN_COOKIE,
+  TOKEN_HEADER,
+  tokenCookie,
+  tokenMatches,
+} from './access-token.js';
+export { CONTENT_SECURITY_POLICY, setSecurityHeaders } from './security-headers.js';
 export { formatSseComment, formatSseEvent, SseChannel } from './sse-channel.js';
 export type { SseChannelOptions, SseMessage, SseResponse } from './sse-channel.js';
 export { createRequestHandler } from './http-routes.js';

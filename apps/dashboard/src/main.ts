@@ -4,6 +4,9 @@ import { providerModelFactory } from './provider-factory.js';
 
 const USAGE = `Usage: node apps/dashboard/dist/main.js [--port 4319] [--host 127.0.0.1] [--runs 3] [--scripted]
 
+A --host other than 127.0.0.1 / localhost / ::1 (e.g. 0.0.0.0) gets a random access token,
+printed in the URL; requests without it are refused (401).
+
 Serves a live dashboard of concurrent agent runs. Scripted runs by default; a real provider
 when OPENAI_API_KEY or ANTHROPIC_API_KEY is set (RXAGENT_PROVIDER / RXAGENT_MODEL choose),
 unless --scripted is given. Ctrl-C stops it.`;
@@ -33,6 +36,9 @@ async function main(): Promise<void> {
   console.log(
     `rxagent dashboard: ${dashboard.url}  (${modelFactory?.source ?? 'scripted'} runs; Ctrl-C to stop)`,
   );
+  if (dashboard.token !== undefined) {
+    console.log('Not a loopback address: every request needs the token in that URL (keep it private).');
+  }
   for (let i = 0; i < runs; i++) dashboard.startRun();
 
   const stop = () => {

@@ -5,7 +5,7 @@
  * only, so nothing a model writes can inject markup.
  *
  * @example
- * const html = `<script>${PAGE_SCRIPT}</script>`;
+ * res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(PAGE_SCRIPT); // GET /page.js
  */
 export const PAGE_SCRIPT = `
 (function () {
@@ -45,7 +45,11 @@ export const PAGE_SCRIPT = `
     c.abort = el('button', 'abort', 'Abort');
     c.abort.type = 'button';
     c.abort.dataset.action = 'abort';
-    foot.append(c.stop, c.abort);
+    c.remove = el('button', 'remove', 'Remove');
+    c.remove.type = 'button';
+    c.remove.dataset.action = 'remove';
+    c.remove.hidden = true;
+    foot.append(c.stop, c.remove, c.abort);
     c.root.append(head, c.prompt, c.stats, c.tools, c.approvals, c.stream, c.answer, c.log, foot);
     grid.appendChild(c.root);
     cards.set(id, c);
@@ -84,7 +88,15 @@ export const PAGE_SCRIPT = `
       approve.dataset.action = 'approve';
       var reject = el('button', 'reject', 'Reject');
       reject.dataset.action = 'reject';
-      li.append(el('span', 'name', a.toolName), el('code', 'args', a.args), reason, approve, reject);
+      // Every argument in full (scrollable): a person sees the whole path, the content, the edit.
+      var fields = el('dl', 'fields');
+      (a.fields || []).forEach(function (f) {
+        var dd = el('dd');
+        dd.append(el('pre', 'value', f.value));
+        dd.firstChild.dataset.argument = f.name;
+        fields.append(el('dt', '', f.name), dd);
+      });
+      li.append(el('span', 'name', a.toolName), fields, reason, approve, reject);
       return li;
     }));
   }
@@ -112,6 +124,7 @@ export const PAGE_SCRIPT = `
     c.stop.textContent = run.error ? run.error : run.stopReason ? 'stopped: ' + run.stopReason : '';
     c.stop.className = run.error ? 'stop error' : 'stop';
     c.abort.disabled = run.terminal;
+    c.remove.hidden = !run.terminal;
   }
 
   function addEvent(event) {
@@ -124,9 +137,9 @@ export const PAGE_SCRIPT = `
     while (c.log.children.length > 8) c.log.firstChild.remove();
   }
 
-  function post(url, body) {
+  function post(url, body, method) {
     notice.textContent = '';
-    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    return fetch(url, { method: method || 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       .then(function (res) {
         if (res.ok) return true;
         return res.json().then(function (j) { notice.textContent = j.error || res.statusText; return false; });
@@ -142,6 +155,11 @@ export const PAGE_SCRIPT = `
     if (button.dataset.action === 'abort') {
       button.disabled = true;
       post(base + '/abort', {});
+      return;
+    }
+    if (button.dataset.action === 'remove') {
+      button.disabled = true;
+      post(base, {}, 'DELETE').then(function (ok) { if (!ok) button.disabled = false; });
       return;
     }
     var item = button.closest('.approval');

@@ -3,7 +3,7 @@
  * border and its phase badge), monospace streaming text and event log.
  *
  * @example
- * const html = `<style>${PAGE_STYLES}</style>`;
+ * res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(PAGE_STYLES); // GET /page.css
  */
 export const PAGE_STYLES = `
 :root {
@@ -67,7 +67,13 @@ ul:empty, ol:empty, pre:empty, .answer:empty { display: none; }
 .approval { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px;
   border: 1px solid var(--approval); border-radius: 6px; background: rgba(163, 113, 247, 0.1); }
 .approval .name { flex: 0 0 auto; }
-.approval .args { flex: 1 1 0; min-width: 0; }
+.approval .fields { flex: 1 1 100%; order: 0; margin: 0; display: grid; grid-template-columns: auto minmax(0, 1fr);
+  gap: 4px 8px; align-items: start; }
+.fields dt { font: 12px/1.45 var(--mono); color: var(--muted); }
+.fields dd { margin: 0; min-width: 0; }
+.fields pre { margin: 0; padding: 3px 6px; max-height: 220px; overflow: auto; resize: vertical;
+  font: 12px/1.45 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere;
+  background: var(--inset); border: 1px solid var(--border); border-radius: 4px; }
 .approval input { flex: 1 1 auto; order: 1; }
 .approval button { order: 1; }
 .approval::after { content: ''; order: 0; flex-basis: 100%; }
@@ -87,5 +93,6 @@ ol.log time { color: #6e7681; margin-right: 6px; }
 .footer { display: flex; align-items: center; gap: 8px; }
 .stop { font-size: 12.5px; color: var(--muted); }
 .stop.error { color: var(--error); }
-.footer button { margin-left: auto; }
+.footer .stop { margin-right: auto; }
+button[hidden] { display: none; }
 `;

@@ -1,8 +1,6 @@
-import { PAGE_SCRIPT } from './page-script.js';
-import { PAGE_STYLES } from './page-styles.js';
-
 /**
- * The dashboard's single page (HTML, inline CSS and script; no bundler), served at `/`.
+ * The dashboard's single page (HTML; no bundler), served at `/`. Its stylesheet and script are
+ * served apart (`/page.css`, `/page.js`): the CSP allows no inline script or style.
  *
  * @example
  * res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(dashboardPage());
@@ -16,7 +14,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${safeTitle}</title>
-<style>${PAGE_STYLES}</style>
+<link rel="stylesheet" href="/page.css">
 </head>
 <body data-connection="connecting">
 <header>
@@ -31,7 +29,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 </header>
 <div id="notice" role="status"></div>
 <main id="runs"><div class="empty" id="empty">No runs yet: start one above.</div></main>
-<script>${PAGE_SCRIPT}</script>
+<script src="/page.js"></script>
 </body>
 </html>
 `;

@@ -1,4 +1,5 @@
 import { contentText, toolCalls, type AgentEvent } from '@rxagent/core';
+import { clipText } from './text-limits.js';
 import { summarizeArgs } from './value-summary.js';
 
 /**
@@ -24,6 +25,11 @@ export interface RunEventView {
  * describeEvent(messageUpdate); // undefined: the streaming text is in the snapshot
  */
 export function describeEvent(event: AgentEvent): string | undefined {
+  const text = describe(event);
+  return text === undefined ? undefined : clipText(text);
+}
+
+function describe(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'agent-start':
       return 'run started';

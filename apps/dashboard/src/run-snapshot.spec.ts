@@ -1,6 +1,8 @@
 import { initialAgentState, reduceAgentState, terminate, userMessage, type AgentEvent } from '@rxagent/core';
 import { assistantMessage } from '@rxagent/testing';
+import { describeEvent } from './run-event-view.js';
 import { toRunSnapshot } from './run-snapshot.js';
+import { ARGUMENT_LIMIT, TEXT_LIMIT } from './text-limits.js';
 import { describeProgress, summarizeArgs } from './value-summary.js';
 
 const usage = {
@@ -126,6 +128,46 @@ describe('toRunSnapshot', () => {
   it('names the error that ended a run', () => {
     const state = terminate(initialAgentState(), 'error', new TypeError('bad key'));
     expect(toRunSnapshot('run-5', 'x', state)).toMatchObject({ phase: 'error', error: 'TypeError: bad key' });
+  });
+
+  it('shows every argument of a call waiting for approval in full', () => {
+    const path = './'.repeat(60) + '.vscode/tasks.json';
+    const content = 'line\n'.repeat(400);
+    const args = { path, content, oldText: 'a', options: { force: true } };
+    const state = fold([
+      { type: 'agent-start', runId: 'r' },
+      { type: 'tool-start', toolCallId: 'c1', toolName: 'write', args },
+      { type: 'approval-request', toolCallId: 'c1', toolName: 'write', args },
+    ]);
+    expect(toRunSnapshot('run-7', 'x', state).pendingApprovals[0]?.fields).toEqual([
+      { name: 'path', value: path },
+      { name: 'content', value: content },
+      { name: 'oldText', value: 'a' },
+      { name: 'options', value: '{\n  "force": true\n}' },
+    ]);
+  });
+
+  it('bounds the text models and tools supply', () => {
+    const huge = 'z'.repeat(200_000);
+    const state = fold([
+      { type: 'agent-start', runId: 'r' },
+      { type: 'tool-start', toolCallId: 'c1', toolName: huge, args: { content: huge } },
+      { type: 'tool-update', toolCallId: 'c1', toolName: huge, kind: 'progress', progress: { label: huge } },
+      { type: 'approval-request', toolCallId: 'c1', toolName: huge, args: { content: huge } },
+    ]);
+    const snapshot = toRunSnapshot('run-8', huge, state);
+    const tool = snapshot.activeTools[0];
+    expect(tool?.progress?.label).toHaveLength(TEXT_LIMIT);
+    expect(tool?.progress?.label.endsWith('…')).toBe(true);
+    expect(tool?.toolName.length).toBeLessThanOrEqual(TEXT_LIMIT);
+    expect(snapshot.label.length).toBeLessThanOrEqual(TEXT_LIMIT);
+    expect(snapshot.pendingApprovals[0]?.toolName.length).toBeLessThanOrEqual(TEXT_LIMIT);
+    expect(snapshot.pendingApprovals[0]?.fields[0]?.value).toHaveLength(ARGUMENT_LIMIT);
+    const failed = toRunSnapshot('run-9', 'x', terminate(initialAgentState(), 'error', new Error(huge)));
+    expect(failed.error?.length).toBeLessThanOrEqual(TEXT_LIMIT);
+    expect(describeProgress(huge)?.label).toHaveLength(TEXT_LIMIT);
+    const line = describeEvent({ type: 'tool-start', toolCallId: 'c1', toolName: huge, args: {} });
+    expect(line?.length).toBeLessThanOrEqual(TEXT_LIMIT);
   });
 
   it('is plain JSON', () => {

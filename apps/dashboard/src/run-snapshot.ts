@@ -6,7 +6,14 @@ import {
   type Phase,
   type StopReason,
 } from '@rxagent/core';
-import { describeProgress, summarizeArgs, type ProgressView } from './value-summary.js';
+import { clipText } from './text-limits.js';
+import {
+  argumentFields,
+  describeProgress,
+  summarizeArgs,
+  type ArgumentField,
+  type ProgressView,
+} from './value-summary.js';
 
 /**
  * A tool call running now, as the page shows it.
@@ -26,12 +33,15 @@ export interface ToolView {
  * A tool call waiting for a person, as the page shows it.
  *
  * @example
- * const view: ApprovalView = { toolCallId: 'c2', toolName: 'write_file', args: '{"path":"a.ts"}' };
+ * const view: ApprovalView = { toolCallId: 'c2', toolName: 'write_file', args: '{"path":"a.ts"}', fields: [{ name: 'path', value: 'a.ts' }] };
  */
 export interface ApprovalView {
   toolCallId: string;
   toolName: string;
+  /** The arguments as short JSON text. */
   args: string;
+  /** Every argument in full (clipped only past `ARGUMENT_LIMIT`): what the person approves. */
+  fields: ArgumentField[];
 }
 
 /**
@@ -93,7 +103,7 @@ export function toRunSnapshot(
   const terminal = isTerminal(state.phase);
   const snapshot: RunSnapshot = {
     id,
-    label,
+    label: clipText(label),
     phase: state.phase,
     terminal,
     step: state.step,
@@ -108,8 +118,9 @@ export function toRunSnapshot(
       ? []
       : state.pendingApprovals.map((a) => ({
           toolCallId: a.toolCallId,
-          toolName: a.toolName,
+          toolName: clipText(a.toolName),
           args: summarizeArgs(a.args),
+          fields: argumentFields(a.args),
         })),
     streamingText: tail(assistantText(state.streamingMessage), limits.streamTailChars ?? 600),
     lastAnswer: head(lastAssistantText(state), limits.answerChars ?? 1200),
@@ -117,14 +128,14 @@ export function toRunSnapshot(
     retries: state.retries,
   };
   if (state.stopReason !== undefined) snapshot.stopReason = state.stopReason;
-  if (state.error) snapshot.error = `${state.error.name}: ${state.error.message}`;
+  if (state.error) snapshot.error = clipText(`${state.error.name}: ${state.error.message}`);
   return snapshot;
 }
 
 function toToolView(tool: AgentState['activeTools'][number]): ToolView {
   const view: ToolView = {
     toolCallId: tool.toolCallId,
-    toolName: tool.toolName,
+    toolName: clipText(tool.toolName),
     args: summarizeArgs(tool.args),
   };
   const progress = describeProgress(tool.progress);

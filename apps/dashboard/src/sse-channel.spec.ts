@@ -6,7 +6,11 @@ class FakeResponse implements SseResponse {
   headers?: Record<string, string>;
   chunks: string[] = [];
   ended = false;
+  destroyed = false;
+  /** While true, `write` accepts the chunk but says the buffer is full (a slow reader). */
+  full = false;
   private closeListeners: (() => void)[] = [];
+  private drainListeners: (() => void)[] = [];
 
   writeHead(status: number, headers: Record<string, string>): this {
     this.status = status;
@@ -16,15 +20,24 @@ class FakeResponse implements SseResponse {
   write(chunk: string): boolean {
     if (this.ended) throw new Error('write after end');
     this.chunks.push(chunk);
-    return true;
+    return !this.full;
+  }
+  destroy(): this {
+    this.destroyed = true;
+    this.emitClose();
+    return this;
+  }
+  drain(): void {
+    this.full = false;
+    for (const listener of this.drainListeners) listener();
   }
   end(): this {
     this.ended = true;
     this.emitClose();
     return this;
   }
-  on(_event: 'close', listener: () => void): this {
-    this.closeListeners.push(listener);
+  on(event: 'close' | 'drain', listener: () => void): this {
+    (event === 'close' ? this.closeListeners : this.drainListeners).push(listener);
     return this;
   }
   emitClose(): void {
@@ -117,5 +130,42 @@ describe('SseChannel', () => {
     const late = jest.fn();
     channel.onClose(late);
     expect(late).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops writing when the response is full and resumes on drain, in order', () => {
+    const res = new FakeResponse();
+    const channel = new SseChannel(res, { heartbeatMs: 0 });
+    res.full = true;
+    channel.send('n', 1); // written: this write is the one that fills the buffer
+    channel.send('n', 2);
+    channel.send('n', 3);
+    expect(res.chunks.filter((c) => c.startsWith('event:'))).toHaveLength(1);
+    expect(channel.queuedBytes).toBe(2 * 'event: n\ndata: 2\n\n'.length);
+    res.drain();
+    expect(channel.queuedBytes).toBe(0);
+    expect(res.chunks.slice(1)).toEqual([
+      'event: n\ndata: 1\n\n',
+      'event: n\ndata: 2\n\n',
+      'event: n\ndata: 3\n\n',
+    ]);
+  });
+
+  it('closes a client that falls too far behind, its queue never over the bound', () => {
+    const res = new FakeResponse();
+    const channel = new SseChannel(res, { heartbeatMs: 0, maxQueuedBytes: 1000 });
+    const closed = jest.fn();
+    channel.onClose(closed);
+    res.full = true;
+    let sent = 0;
+    while (channel.send('run', { text: 'x'.repeat(90) })) {
+      sent++;
+      expect(channel.queuedBytes).toBeLessThanOrEqual(1000);
+    }
+    expect(sent).toBeGreaterThan(5);
+    expect(sent).toBeLessThan(20);
+    expect(channel.closed).toBe(true);
+    expect(channel.queuedBytes).toBe(0);
+    expect(res.destroyed).toBe(true);
+    expect(closed).toHaveBeenCalledTimes(1);
   });
 });

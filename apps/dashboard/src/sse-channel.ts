@@ -44,7 +44,8 @@ function singleLine(value: string, what: string): string {
 }
 
 /**
- * What an `SseChannel` writes to: a `ServerResponse` fits.
+ * What an `SseChannel` writes to: a `ServerResponse` fits. `write` returns false when the
+ * client's buffer is full; `'drain'` says it emptied; `destroy` drops a client that lags.
  *
  * @example
  * http.createServer((req, res) => new SseChannel(res)); // a ServerResponse is an SseResponse
@@ -53,7 +54,8 @@ export interface SseResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
   write(chunk: string): boolean;
   end(): unknown;
-  on(event: 'close', listener: () => void): unknown;
+  destroy(): unknown;
+  on(event: 'close' | 'drain', listener: () => void): unknown;
 }
 
 /**
@@ -68,12 +70,18 @@ export interface SseChannelOptions {
   /** Reconnection delay the browser should use (the `retry:` field; default 1000 ms). */
   retryMs?: number;
   scheduler?: SchedulerLike;
+  /**
+   * Most bytes kept for a client that does not read (its response said "full" and has not
+   * drained yet); past it the client is closed (default 1 MiB).
+   */
+  maxQueuedBytes?: number;
 }
 
 /**
  * One open `text/event-stream` response: writes events as JSON, sends heartbeat comments on
  * the scheduler, and cleans up (heartbeat stopped, `onClose` callbacks run once) when the
- * client goes away or `close()` is called.
+ * client goes away or `close()` is called. Respects backpressure: once `write` returns false
+ * it queues instead until `'drain'`, and closes a client whose queue passes `maxQueuedBytes`.
  *
  * @example
  * const channel = new SseChannel(res, { heartbeatMs: 15_000 });
@@ -85,19 +93,25 @@ export class SseChannel {
   private heartbeat?: Subscription;
   private readonly closeListeners: (() => void)[] = [];
   private isClosed = false;
+  private readonly queue: string[] = [];
+  private queued = 0;
+  private full = false;
+  private readonly maxQueuedBytes: number;
 
   constructor(
     private readonly res: SseResponse,
     options: SseChannelOptions = {},
   ) {
+    this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    res.write(`retry: ${options.retryMs ?? 1000}\n\n`);
+    this.write(`retry: ${options.retryMs ?? 1000}\n\n`);
     res.on('close', () => this.cleanUp());
+    res.on('drain', () => this.flush());
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     if (heartbeatMs > 0) {
       this.heartbeat = interval(heartbeatMs, options.scheduler ?? asyncScheduler).subscribe(() =>
@@ -111,18 +125,21 @@ export class SseChannel {
     return this.isClosed;
   }
 
-  /** Sends `data` as JSON under the event name; false (nothing written) once closed. */
+  /** Bytes waiting for the client to read (0 unless its response said it is full). */
+  get queuedBytes(): number {
+    return this.queued;
+  }
+
+  /** Sends `data` as JSON under the event name; false (nothing sent) once closed. */
   send(event: string, data: unknown): boolean {
     if (this.isClosed) return false;
-    this.res.write(formatSseEvent({ event, data: JSON.stringify(data) }));
-    return true;
+    return this.write(formatSseEvent({ event, data: JSON.stringify(data) }));
   }
 
   /** Sends a comment line; false once closed. */
   comment(text: string): boolean {
     if (this.isClosed) return false;
-    this.res.write(formatSseComment(text));
-    return true;
+    return this.write(formatSseComment(text));
   }
 
   /** Runs `listener` once when the channel closes (at once if it already has). */
@@ -138,9 +155,34 @@ export class SseChannel {
     this.res.end();
   }
 
+  private write(text: string): boolean {
+    if (!this.full) {
+      this.full = !this.res.write(text);
+      return true;
+    }
+    this.queued += Buffer.byteLength(text);
+    this.queue.push(text);
+    if (this.queued <= this.maxQueuedBytes) return true;
+    // Too far behind: drop the client (its browser reconnects and gets a fresh snapshot).
+    this.cleanUp();
+    this.res.destroy();
+    return false;
+  }
+
+  private flush(): void {
+    this.full = false;
+    while (!this.full && !this.isClosed && this.queue.length > 0) {
+      const text = this.queue.shift() as string;
+      this.queued -= Buffer.byteLength(text);
+      this.full = !this.res.write(text);
+    }
+  }
+
   private cleanUp(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.queue.length = 0;
+    this.queued = 0;
     this.heartbeat?.unsubscribe();
     for (const listener of this.closeListeners.splice(0)) listener();
   }

@@ -1,3 +1,5 @@
+import { ARGUMENT_LIMIT, clipText } from './text-limits.js';
+
 /**
  * A tool's progress as a label and, when it can be told, a fraction done (0…1).
  *
@@ -42,7 +44,7 @@ export function describeProgress(progress: unknown): ProgressView | undefined {
       ? { label: `${Math.round(progress * 100)}%`, ratio: progress }
       : { label: String(progress) };
   }
-  if (typeof progress === 'string') return { label: progress };
+  if (typeof progress === 'string') return { label: clipText(progress) };
   if (typeof progress !== 'object') return { label: summarizeArgs(progress, 80) };
   const p = progress as Record<string, unknown>;
   const text = firstString(p.label, p.message, p.text, p.status);
@@ -50,13 +52,13 @@ export function describeProgress(progress: unknown): ProgressView | undefined {
   const total = firstNumber(p.total);
   if (done !== undefined && total !== undefined && total > 0) {
     const count = `${done}/${total}`;
-    return { label: text ? `${text} (${count})` : count, ratio: clamp(done / total) };
+    return { label: text ? `${clipText(text)} (${count})` : count, ratio: clamp(done / total) };
   }
   const percent = firstNumber(p.percent);
   if (percent !== undefined) {
-    return { label: text ?? `${Math.round(percent)}%`, ratio: clamp(percent / 100) };
+    return { label: clipText(text ?? `${Math.round(percent)}%`), ratio: clamp(percent / 100) };
   }
-  return { label: text ?? summarizeArgs(progress, 80) };
+  return { label: text ? clipText(text) : summarizeArgs(progress, 80) };
 }
 
 function firstString(...values: unknown[]): string | undefined {
@@ -69,4 +71,41 @@ function firstNumber(...values: unknown[]): number | undefined {
 
 function clamp(ratio: number): number {
   return Math.min(1, Math.max(0, ratio));
+}
+
+/**
+ * One argument of a tool call as the approval card shows it: its name and its whole value
+ * (a string as it is, anything else as indented JSON), clipped only past `ARGUMENT_LIMIT`.
+ *
+ * @example
+ * const field: ArgumentField = { name: 'path', value: 'src/index.ts' };
+ */
+export interface ArgumentField {
+  name: string;
+  value: string;
+}
+
+/**
+ * Every argument of a tool call, in full, so a person sees what they approve: a path whole, a
+ * `write`'s content, an `edit`'s old and new text. Arguments that are not an object become
+ * one field named `arguments`.
+ *
+ * @example
+ * argumentFields({ path: 'a.ts', content: 'x' }); // [{ name: 'path', value: 'a.ts' }, { name: 'content', value: 'x' }]
+ */
+export function argumentFields(args: unknown, max = ARGUMENT_LIMIT): ArgumentField[] {
+  const entries =
+    typeof args === 'object' && args !== null && !Array.isArray(args)
+      ? Object.entries(args as Record<string, unknown>)
+      : [['arguments', args] as const];
+  return entries.map(([name, value]) => ({ name: clipText(name), value: clipText(fullText(value), max) }));
+}
+
+function fullText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return '[unserializable value]';
+  }
 }
