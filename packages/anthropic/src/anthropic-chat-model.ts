@@ -10,7 +10,7 @@ import {
 import { asyncScheduler, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';
-import { classifyAnthropicError } from './anthropic-error.js';
+import { classifyAnthropicError, secretsOf } from './anthropic-error.js';
 import { buildAnthropicRequest, type AnthropicRequestBody } from './build-anthropic-request.js';
 import { startIdleTimer, type IdleTimer } from './idle-timer.js';
 import { AnthropicEventMapper } from './map-anthropic-event.js';
@@ -68,14 +68,14 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   private async pump(
-    { client, apiKey }: ResolvedAnthropicClient,
+    { client, apiKey, authToken }: ResolvedAnthropicClient,
     body: AnthropicRequestBody,
     call: CallState,
     subscriber: Subscriber<ModelEvent>,
   ): Promise<void> {
     const { scheduler, options } = this;
     const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
-    const mapper = new AnthropicEventMapper(this.modelId, scheduler.now());
+    const mapper = new AnthropicEventMapper(this.modelId, scheduler.now(), secretsOf({ apiKey, authToken }));
     const requestOptions: RequestOptions = { signal: call.controller.signal, maxRetries: 0 };
     if (options.headers) requestOptions.headers = options.headers;
     const timeoutError = () =>
@@ -126,7 +126,7 @@ export class AnthropicChatModel implements ChatModel {
       if (call.stopped) return;
       const context = { received: mapper.received, partial: mapper.partial(), now: scheduler.now() };
       subscriber.error(
-        call.timedOut ? timeoutError() : classifyAnthropicError(error, { ...context, apiKey }),
+        call.timedOut ? timeoutError() : classifyAnthropicError(error, { ...context, apiKey, authToken }),
       );
     } finally {
       call.timer?.stop();

@@ -119,6 +119,23 @@ describe('classifyAnthropicError', () => {
     expect(error.message).toContain('[redacted]');
   });
 
+  it('keeps the apiKey and authToken out of an in-stream error event and of a non-JSON event', () => {
+    const [key, token] = ['sk-ant-secret-1234567890', 'sk-ant-tok-0987']; // short: JSON.parse quotes it whole
+    const error = anthropicStreamError(body('api_error', `bad ${key} and ${token}`), [key, token]);
+    expect(error.message).toBe('Anthropic stream error (api_error): bad [redacted] and [redacted]');
+    expect(JSON.stringify(error.body)).not.toMatch(/sk-ant-(secret|tok)/);
+    let parseError: unknown;
+    try {
+      JSON.parse(token);
+    } catch (caught) {
+      parseError = caught;
+    }
+    const parsed = classifyAnthropicError(parseError, { ...context, received: true, authToken: token });
+    expect(parsed.message).toContain('[redacted]');
+    expect(parsed.message).not.toContain(token);
+    expect(String((parsed.cause as Error).stack)).not.toContain(token);
+  });
+
   it('passes typed errors through and wraps anything else as non-retryable', () => {
     const typed = new RateLimitError('x');
     expect(classifyAnthropicError(typed, context)).toBe(typed);

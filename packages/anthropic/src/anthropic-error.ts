@@ -38,8 +38,10 @@ export interface AnthropicErrorContext {
   partial?: AssistantMessage;
   /** The scheduler's clock, for `retry-after` dates. */
   now: number;
-  /** Removed from every message, should the API ever echo it. */
+  /** Removed from every message, body and cause, should the API ever echo it. */
   apiKey?: string;
+  /** Likewise (the `authToken` of a client passed in). */
+  authToken?: string;
 }
 
 /**
@@ -54,9 +56,10 @@ export interface AnthropicErrorContext {
  */
 export function classifyAnthropicError(error: unknown, context: AnthropicErrorContext): ProviderError {
   if (ProviderError.isInstance(error)) return error;
-  const clean = (text: string) => redact(text, context.apiKey);
+  const secrets = secretsOf(context);
+  const clean = (text: string) => redactAll(text, secrets);
   const name = errorField(error, 'name');
-  const init = { provider, cause: secretFreeCause(error, context.apiKey) };
+  const init = { provider, cause: causeWithout(error, secrets) };
   if (name === 'APIConnectionTimeoutError') {
     return new ProviderTimeoutError(
       'Anthropic sent no response head in time; raise requestTimeoutMs if needed.',
@@ -76,7 +79,7 @@ export function classifyAnthropicError(error: unknown, context: AnthropicErrorCo
       : new NetworkError('The connection to Anthropic closed before any event arrived.', init);
   }
   if (name === 'SyntaxError') {
-    const message = `Anthropic sent an event that is not JSON: ${describeError(error)}`;
+    const message = `Anthropic sent an event that is not JSON: ${clean(describeError(error))}`;
     return new PartialStreamError(message, { ...init, partial: context.partial });
   }
   return new ProviderError(`The Anthropic call failed: ${clean(describeError(error))}`, {
@@ -91,19 +94,34 @@ export function classifyAnthropicError(error: unknown, context: AnthropicErrorCo
  * @example
  * anthropicStreamError({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }); // OverloadedError
  */
-export function anthropicStreamError(body: { error?: { type?: string; message?: string } }): ProviderError {
+export function anthropicStreamError(
+  body: { error?: { type?: string; message?: string } },
+  secrets: readonly string[] = [],
+): ProviderError {
   const type = body.error?.type ?? 'unknown_error';
-  return fromErrorType(type, body.error?.message ?? type, { provider, code: type, body });
+  const detail = redactAll(body.error?.message ?? type, secrets);
+  return fromErrorType(type, detail, { provider, code: type, body: redactAll(body, secrets) });
+}
+
+/**
+ * The credentials of an error context that must not appear in errors.
+ *
+ * @example
+ * secretsOf({ received: false, now: 0, apiKey: 'sk-ant-…' }); // ['sk-ant-…']
+ */
+export function secretsOf(context: Pick<AnthropicErrorContext, 'apiKey' | 'authToken'>): string[] {
+  return [context.apiKey, context.authToken].filter((s): s is string => typeof s === 'string' && s !== '');
 }
 
 function fromApiError(error: APIError, context: AnthropicErrorContext, clean: (s: string) => string) {
+  const secrets = secretsOf(context);
   const detail = clean(error.apiMessage ?? error.message);
   const type = error.type ?? undefined;
   const init: ProviderErrorInit = {
     provider,
     code: error.errorCode ?? type,
-    body: redactSecret(error.error, context.apiKey),
-    cause: secretFreeCause(error, context.apiKey),
+    body: redactAll(error.error, secrets),
+    cause: causeWithout(error, secrets),
     ...(error.requestID ? { requestId: error.requestID } : {}),
   };
   const status = error.status;
@@ -152,6 +170,11 @@ function isApiError(error: unknown): error is APIError {
   );
 }
 
-function redact(text: string, apiKey: string | undefined): string {
-  return apiKey && apiKey.length >= 8 ? text.split(apiKey).join('[redacted]') : text;
+function redactAll<T>(value: T, secrets: readonly string[]): T {
+  return secrets.reduce((out, secret) => redactSecret(out, secret), value);
+}
+
+/** The cause to attach: the error itself when it mentions no secret, else a redacted copy. */
+function causeWithout(error: unknown, secrets: readonly string[]): unknown {
+  return secrets.reduce((out, secret) => secretFreeCause(out, secret), error);
 }

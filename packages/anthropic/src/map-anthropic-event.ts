@@ -37,9 +37,15 @@ export class AnthropicEventMapper {
   private stopReason: FinishReason | undefined;
   private tokens: AnthropicTokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
 
+  /**
+   * @param modelId The model asked for (until `message_start` names the one that answered).
+   * @param timestamp The message's `timestamp`.
+   * @param secrets Credentials to keep out of the error an `error` event becomes.
+   */
   constructor(
     modelId: string,
     private readonly timestamp: number,
+    private readonly secrets: readonly string[] = [],
   ) {
     this.model = modelId;
   }
@@ -74,7 +80,7 @@ export class AnthropicEventMapper {
       case 'ping':
         return [];
       case 'error':
-        throw anthropicStreamError(event);
+        throw anthropicStreamError(event, this.secrets);
       default: {
         const _unknown: never = event;
         return [];
