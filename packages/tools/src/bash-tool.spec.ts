@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { bashTool, type BashProgress, type BashResult, type BashToolOptions } from './bash-tool.js';
+import { MAX_PROGRESS_BYTES, MAX_PROGRESS_EVENT_BYTES, PROGRESS_TRUNCATED_NOTE } from './bash-progress.js';
 import { CommandKilledError } from './tool-errors.js';
 import { execute, type TempRoot, tempRoot, toolContext } from './test-helpers.test.js';
 
@@ -136,6 +137,68 @@ describe('bash', () => {
     expect(result.exitCode).toBe(0);
     const [pid] = pidsIn(result.output);
     expect(await waitUntilGone(pid as number)).toBe(true);
+  });
+
+  it('does not pass secret-looking variables of process.env unless listed in passEnv', async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, token: process.env.RXAGENT_TEST_TOKEN };
+    process.env.OPENAI_API_KEY = 'sk-test-not-for-commands';
+    process.env.RXAGENT_TEST_TOKEN = 'token-test';
+    try {
+      const names = (output: string) => output.split('\n').map((line) => line.split('=')[0]);
+      const plain = names((await run('env')).output);
+      expect(plain).not.toContain('OPENAI_API_KEY');
+      expect(plain).not.toContain('RXAGENT_TEST_TOKEN');
+      expect(plain).toContain('PATH');
+      const passed = await run('env', { passEnv: ['OPENAI_API_KEY'], env: { GIVEN_TOKEN: 'given' } });
+      expect(passed.output.split('\n')).toEqual(
+        expect.arrayContaining(['OPENAI_API_KEY=sk-test-not-for-commands', 'GIVEN_TOKEN=given']),
+      );
+      expect(names(passed.output)).not.toContain('RXAGENT_TEST_TOKEN');
+    } finally {
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['RXAGENT_TEST_TOKEN', saved.token],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it('treats a timeoutMs of Infinity or from 2^31 ms on as no timeout', async () => {
+    for (const timeoutMs of [Infinity, 2 ** 31, 2 ** 40]) {
+      const tool = bash({ timeoutMs });
+      const result = await execute(tool, { command: 'sleep 0.2; echo done' }, toolContext());
+      expect(result).toMatchObject({ exitCode: 0, output: 'done' });
+      expect(tool.timeoutMs).toBe(Infinity);
+      expect(tool.description).toContain('No timeout.');
+    }
+    // A call may still ask for a timeout of its own.
+    await expect(
+      execute(bash({ timeoutMs: Infinity }), { command: 'sleep 5', timeoutMs: 300 }, toolContext()),
+    ).rejects.toThrow(/^Command timed out after 300 ms .*Pass a larger timeoutMs, or/s);
+  });
+
+  it('bounds progress per event and in total, then notes once that it was truncated', async () => {
+    const ctx = toolContext();
+    const result = await run("head -c 200000 /dev/zero | tr '\\0' a; echo; echo é-end", {}, ctx);
+    expect(result.totalBytes).toBe(200000 + 1 + 7);
+    expect(result.output.endsWith('é-end')).toBe(true);
+    const events = ctx.progressed as BashProgress[];
+    const notes = events.filter((p) => p.truncated === true);
+    expect(notes).toEqual([{ kind: 'output', text: PROGRESS_TRUNCATED_NOTE, truncated: true }]);
+    expect(events[events.length - 1]).toBe(notes[0]);
+    const output = events.filter((p) => p.truncated !== true);
+    for (const p of output) expect(Buffer.byteLength(p.text)).toBeLessThanOrEqual(MAX_PROGRESS_EVENT_BYTES);
+    expect(output.reduce((n, p) => n + Buffer.byteLength(p.text), 0)).toBe(MAX_PROGRESS_BYTES);
+  });
+
+  it('does not cut a character in two between progress events', async () => {
+    const ctx = toolContext();
+    await run("for i in $(seq 1 3000); do printf 'é'; done", {}, ctx);
+    const texts = (ctx.progressed as BashProgress[]).map((p) => p.text);
+    expect(texts.length).toBeGreaterThan(1);
+    expect(texts.join('')).toBe('é'.repeat(3000));
   });
 
   it('needs approval by default, cancels on interrupt, runs alone', () => {

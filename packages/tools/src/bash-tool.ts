@@ -1,15 +1,20 @@
 import { access } from 'node:fs/promises';
-import { tool, type Tool, type ToolContext } from '@rxagent/core';
-import type { Subscription } from 'rxjs';
+import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
+import { batchProgress } from './bash-progress.js';
+import { commandEnv } from './command-env.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { runCommand } from './run-command.js';
 import { CommandKilledError } from './tool-errors.js';
 import { formatBytes, MAX_BYTES, MAX_LINES } from './truncate.js';
 
+export type { BashProgress } from './bash-progress.js';
+
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 const DEFAULT_PROGRESS_INTERVAL_MS = 100;
+// Timers cannot wait longer (Node fires them at once instead): anything from here on means none.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const bashParameters = z.object({
   command: z.string().min(1).describe('The shell command to run (bash -c), in the root folder.'),
@@ -42,17 +47,6 @@ export interface BashResult {
 }
 
 /**
- * Progress reported while a command runs (batched every `progressIntervalMs`).
- *
- * @example
- * events$.pipe(filter((e) => e.type === 'tool-update' && e.kind === 'progress')).subscribe((e) => process.stdout.write((e.progress as BashProgress).text));
- */
-export interface BashProgress {
-  kind: 'output';
-  text: string;
-}
-
-/**
  * Options of `bashTool`.
  *
  * @example
@@ -61,14 +55,23 @@ export interface BashProgress {
 export interface BashToolOptions {
   /** The folder commands run in. It is the cwd only: a command can still reach any path. */
   root: string;
-  /** Timeout of a call that gives none (default 120 000 ms). */
+  /** Timeout of a call that gives none (default 120 000 ms; `Infinity` or ≥ 2^31 - 1: none). */
   timeoutMs?: number;
-  /** The most a call may ask for with its `timeoutMs` (default: `timeoutMs`). */
+  /** The most a call may ask for with its `timeoutMs` (default: `timeoutMs`; `Infinity`: no cap). */
   maxTimeoutMs?: number;
   /** Wait for approval before each command (default true). */
   needsApproval?: boolean | ((args: BashArgs) => boolean);
-  /** Variables set on top of `process.env`. */
+  /**
+   * Variables set on top of the environment (always passed, whatever their names; `undefined`
+   * removes one). The environment is `process.env` without secret-looking variables.
+   */
   env?: Record<string, string | undefined>;
+  /**
+   * Secret-looking variables of `process.env` to pass anyway, by exact name. By default
+   * variables such as `OPENAI_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD` are not passed
+   * (see `isSecretEnvName`).
+   */
+  passEnv?: readonly string[];
   /** Default `/bin/bash`, or `/bin/sh` where there is no bash. */
   shell?: string;
   /** Between SIGTERM and SIGKILL when a command is killed (default 2000 ms). */
@@ -79,8 +82,9 @@ export interface BashToolOptions {
 
 /**
  * The `bash` tool: runs a shell command with the root as cwd, returning the last 2,000 lines /
- * 50 KB of its output and its exit code, streaming output as progress. Timeout and abort kill
- * its whole process group. POSIX only.
+ * 50 KB of its output and its exit code, streaming output as progress (bounded: see
+ * `BashProgress`). Timeout and abort kill its whole process group. Secret-looking environment
+ * variables are not passed unless listed in `passEnv`. POSIX only.
  *
  * It is never part of `fileTools`/`readOnlyTools`: a command can do anything the process can
  * (the root is only its working folder). Pair it with approval — `needsApproval` is true by
@@ -92,15 +96,15 @@ export interface BashToolOptions {
  *   approver: async ({ args }) => confirm(`Run ${(args as BashArgs).command}?`) });
  */
 export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
-  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxTimeoutMs = options.maxTimeoutMs ?? defaultTimeoutMs;
+  const defaultTimeoutMs = noTimeoutFrom(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const maxTimeoutMs = noTimeoutFrom(options.maxTimeoutMs ?? defaultTimeoutMs);
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   return tool({
     name: 'bash',
     description:
       'Run a shell command (bash -c) in the root folder. Returns the exit code and the last ' +
-      `${MAX_LINES} lines / 50 KB of stdout and stderr. Times out after ${defaultTimeoutMs} ms ` +
-      `(timeoutMs may ask for up to ${maxTimeoutMs}); processes left running are killed.`,
+      `${MAX_LINES} lines / 50 KB of stdout and stderr. ${timeoutText(defaultTimeoutMs, maxTimeoutMs)} ` +
+      'Processes left running are killed.',
     parameters: bashParameters,
     needsApproval: options.needsApproval ?? true,
     concurrencySafe: false,
@@ -110,13 +114,13 @@ export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
     toModelOutput: formatResult,
     execute: async ({ command, timeoutMs }, ctx) => {
       const cwd = (await resolveInRoot(options.root, '.')).absolute;
-      const limitMs = Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs);
+      const limitMs = noTimeoutFrom(Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
       const progress = batchProgress(ctx, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
       const outcome = await runCommand({
         command,
         cwd,
         shell: options.shell ?? (await defaultShell()),
-        env: { ...process.env, ...options.env },
+        env: commandEnv(process.env, { passEnv: options.passEnv, env: options.env }),
         timeoutMs: limitMs,
         killGraceMs,
         limits: { maxLines: MAX_LINES, maxBytes: MAX_BYTES },
@@ -156,29 +160,17 @@ function formatResult(result: BashResult): string {
   return parts.join('\n\n');
 }
 
-/** Collects output and reports it through `ctx.progress` at most every `intervalMs`. */
-function batchProgress(
-  ctx: ToolContext,
-  intervalMs: number,
-): { push: (text: string) => void; flush: () => void } {
-  let pending = '';
-  let scheduled = false;
-  let timer: Subscription | undefined;
-  const flush = () => {
-    scheduled = false;
-    timer?.unsubscribe();
-    if (pending === '') return;
-    const progress: BashProgress = { kind: 'output', text: pending };
-    pending = '';
-    ctx.progress(progress);
-  };
-  const push = (text: string) => {
-    pending += text;
-    if (scheduled) return;
-    scheduled = true;
-    timer = ctx.scheduler.schedule(flush, intervalMs);
-  };
-  return { push, flush };
+/** `Infinity` for timeouts no timer can wait for (and for `Infinity` itself). */
+function noTimeoutFrom(ms: number): number {
+  return ms >= MAX_TIMER_MS || Number.isNaN(ms) ? Infinity : ms;
+}
+
+function timeoutText(defaultMs: number, maxMs: number): string {
+  if (defaultMs === Infinity && maxMs === Infinity) return 'No timeout.';
+  const cap = maxMs === Infinity ? 'any' : `up to ${maxMs}`;
+  return defaultMs === Infinity
+    ? `No timeout unless timeoutMs asks for one (${cap} ms).`
+    : `Times out after ${defaultMs} ms (timeoutMs may ask for ${cap}).`;
 }
 
 async function defaultShell(): Promise<string> {

@@ -1,11 +1,12 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
 import { statFile } from './fs-messages.js';
 import { assertFreshRead, createReadState, recordWrite, type FileReadState } from './read-state.js';
+import { readRegularFile } from './regular-file.js';
 import { resolveInRoot } from './resolve-in-root.js';
-import { decodeText, encodeText, isBinary, toLf } from './text-file.js';
-import { EditMatchError } from './tool-errors.js';
+import { decodeText, encodeText, textProblem, toLf } from './text-file.js';
+import { EditMatchError, NotTextFileError } from './tool-errors.js';
 import { unifiedDiff } from './unified-diff.js';
 
 const editParameters = z.object({
@@ -41,7 +42,9 @@ export interface EditToolOptions {
 /**
  * The `edit` tool: replaces an exact, unique `oldText` with `newText` (every match with
  * `replaceAll`) and returns a unified diff of the change. CRLF files stay CRLF and a UTF-8 BOM
- * is kept. Needs a `read` of the file in the same run, refused when it changed since.
+ * is kept. Needs a `read` of the file in the same run, refused when it changed since. Refuses
+ * files that are binary or not valid UTF-8 (`NotTextFileError`). The file is replaced atomically
+ * (temporary file, then rename): a hard link to it is not written through.
  *
  * @example
  * const { read, edit } = fileTools({ root: '/work/project' });
@@ -62,9 +65,10 @@ export function editTool(options: EditToolOptions): Tool<EditArgs, string> {
         throw new Error('oldText is empty: give the exact text to replace (write creates files).');
       const file = await resolveInRoot(options.root, path);
       await statFile(file, 'Use write to create a new file.');
-      const bytes = await readFile(file.absolute, { signal: ctx.signal });
-      if (isBinary(bytes))
-        throw new Error(`${file.relative} is a binary file: edit changes text files only.`);
+      const bytes = (await readRegularFile(file.absolute, { signal: ctx.signal }))?.bytes;
+      if (!bytes) throw new Error(`${file.relative} is not a regular file.`);
+      const problem = textProblem(bytes);
+      if (problem) throw new NotTextFileError(file.relative, problem, 'edit changes');
       await assertFreshRead(readState, ctx.runId, file, bytes);
       const original = decodeText(bytes);
       // A file with lone CRs or mixed endings is matched as it is; others on `\n` text.
@@ -80,7 +84,7 @@ export function editTool(options: EditToolOptions): Tool<EditArgs, string> {
         ? original.text.split(search).join(replacement)
         : replaceFirst(original.text, search, replacement);
       const updated = encodeText({ ...original, text });
-      await writeFile(file.absolute, updated);
+      await writeFileAtomic(file.absolute, updated);
       await recordWrite(readState, ctx.runId, file.absolute, updated);
       const replaced = replaceAll ? matches : 1;
       return (

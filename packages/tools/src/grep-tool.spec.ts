@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { grepTool, type GrepArgs } from './grep-tool.js';
 import { execute, type TempRoot, tempRoot, toolContext } from './test-helpers.test.js';
 
@@ -68,6 +70,40 @@ describe('grep', () => {
     await expect(
       execute(grepTool({ root: t.root }), { pattern: 'x' }, toolContext({ signal: controller.signal })),
     ).rejects.toThrow(/cancelled/);
+  });
+
+  it('never opens a FIFO: skips it while walking, refuses it as the path', async () => {
+    // Reading a FIFO with no writer blocks forever: before the fix this test hung.
+    execFileSync('mkfifo', [path.join(t.root, 'src/pipe')]);
+    expect((await grep({ pattern: 'gamma' })).split('\n')).toEqual(['src/b.js:1: function gamma() {}']);
+    await expect(grep({ pattern: 'x', path: 'src/pipe' })).rejects.toThrow(
+      'src/pipe is not a regular file or folder: grep searches regular files only.',
+    );
+  });
+
+  it('skips files with a NUL byte past the first 8,000 bytes, and files that are not UTF-8', async () => {
+    await t.put(
+      'late.bin',
+      Buffer.concat([Buffer.from('x'.repeat(9000)), Buffer.from([0]), Buffer.from('function late')]),
+    );
+    await t.put('latin1.txt', Buffer.from('function caf\xe9\n', 'latin1'));
+    expect(await grep({ pattern: 'function (late|caf)' })).toBe('No matches for /function (late|caf)/ in ..');
+  });
+
+  it('matches a pathological include glob without backtracking', async () => {
+    // Names of 32+ characters not ending in .ts: a backtracking RegExp took seconds to reject
+    // each. One per folder, so the walk yields to the event loop (and jest's timeout) between them.
+    for (let length = 32; length <= 40; length++)
+      await t.put(`d${length}/${'a'.repeat(length)}`, 'function x\n');
+    await t.put(`${'b'.repeat(29)}.ts`, 'function y\n');
+    expect(await grep({ pattern: 'function', include: `${'*?'.repeat(12)}.ts` })).toBe(
+      `${'b'.repeat(29)}.ts:1: function y`,
+    );
+  });
+
+  it('escapes control characters in the paths it prints', async () => {
+    await t.put('two\nlines.txt', 'needle\n');
+    expect(await grep({ pattern: 'needle' })).toBe('two\\nlines.txt:1: needle');
   });
 
   it('is declared safe to run concurrently', () => {

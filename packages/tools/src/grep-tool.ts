@@ -1,10 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
-import { globToRegExp } from './glob.js';
+import { compileGlob } from './glob.js';
+import { escapeName } from './escape-name.js';
+import { readRegularFile } from './regular-file.js';
 import { resolveInRoot, type ResolvedPath } from './resolve-in-root.js';
-import { isBinary, splitLines } from './text-file.js';
+import { splitLines, textProblem } from './text-file.js';
 import { MAX_FILE_BYTES } from './truncate.js';
 import { walkTree } from './walk-tree.js';
 
@@ -58,9 +60,10 @@ export interface GrepToolOptions {
 
 /**
  * The `grep` tool: searches file contents under a path with a JavaScript RegExp and returns
- * `path:line: text` lines (paths relative to the root), stopping at `maxMatches`. Skips binary
+ * `path:line: text` lines (paths relative to the root, control characters escaped), stopping at
+ * `maxMatches`. Reads regular files only (never FIFOs or devices); skips binary and non-UTF-8
  * files, files over 20 MB, symlinks, `node_modules` and `.git`; long lines are cut around the
- * match. Checks `ctx.signal` between files.
+ * match. Checks `ctx.signal` between files, and reads stop when it aborts.
  *
  * @example
  * runAgent({ model, prompt: 'Where is runAgent defined?', tools: [grepTool({ root: '/work/project' })] });
@@ -77,7 +80,7 @@ export function grepTool(options: GrepToolOptions): Tool<GrepArgs, string> {
     concurrencySafe: true,
     execute: async ({ pattern, path: requested = '.', include, ignoreCase, limit }, ctx) => {
       const regex = compile(pattern, ignoreCase === true);
-      const nameFilter = include === undefined ? undefined : globToRegExp(include);
+      const nameFilter = include === undefined ? undefined : compileGlob(include);
       const start = await resolveInRoot(options.root, requested);
       if (!start.exists) throw new Error(`Path not found: ${start.relative}.`);
       const max = Math.min(limit ?? maxMatches, maxMatches);
@@ -90,7 +93,7 @@ export function grepTool(options: GrepToolOptions): Tool<GrepArgs, string> {
         ) {
           continue;
         }
-        const lines = await textLines(file.absolute);
+        const lines = await textLines(file.absolute, ctx.signal);
         for (let i = 0; i < lines.length; i++) {
           const line = lines[i] as string;
           const match = regex.exec(line);
@@ -98,7 +101,7 @@ export function grepTool(options: GrepToolOptions): Tool<GrepArgs, string> {
           if (found.length === max) {
             return `${found.join('\n')}\n\n[Stopped at ${max} matching lines: narrow the pattern, path or include.]`;
           }
-          found.push(`${file.relative}:${i + 1}: ${clip(line, match.index)}`);
+          found.push(`${escapeName(file.relative)}:${i + 1}: ${clip(line, match.index)}`);
         }
       }
       return found.length ? found.join('\n') : `No matches for /${pattern}/ in ${start.relative}.`;
@@ -117,7 +120,10 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
 }
 
 async function* filesUnder(start: ResolvedPath, signal: AbortSignal): AsyncGenerator<ResolvedPath> {
-  if (!(await stat(start.absolute)).isDirectory()) {
+  const stats = await stat(start.absolute);
+  if (!stats.isDirectory()) {
+    if (!stats.isFile())
+      throw new Error(`${start.relative} is not a regular file or folder: grep searches regular files only.`);
     yield start;
     return;
   }
@@ -130,15 +136,19 @@ async function* filesUnder(start: ResolvedPath, signal: AbortSignal): AsyncGener
   }
 }
 
-/** The lines of a searchable text file; none for binary, huge or unreadable files. */
-async function textLines(file: string): Promise<string[]> {
+/**
+ * The lines of a searchable text file; none for binary, non-UTF-8, huge or unreadable files,
+ * and for anything but a regular file (a FIFO or device would block or never end).
+ */
+async function textLines(file: string, signal: AbortSignal): Promise<string[]> {
+  let bytes: Buffer | undefined;
   try {
-    if ((await stat(file)).size > MAX_FILE_BYTES) return [];
-    const bytes = await readFile(file);
-    return isBinary(bytes) ? [] : splitLines(bytes.toString('utf8'));
+    bytes = (await readRegularFile(file, { signal, maxBytes: MAX_FILE_BYTES }))?.bytes;
   } catch {
+    if (signal.aborted) throw new Error('The search was cancelled.');
     return [];
   }
+  return bytes === undefined || textProblem(bytes) ? [] : splitLines(bytes.toString('utf8'));
 }
 
 function clip(line: string, matchAt: number): string {

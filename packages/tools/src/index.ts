@@ -10,7 +10,11 @@ export type { ListArgs, ListToolOptions } from './list-tool.js';
 export { grepTool, MAX_GREP_LINE_CHARS } from './grep-tool.js';
 export type { GrepArgs, GrepToolOptions } from './grep-tool.js';
 export { bashTool } from './bash-tool.js';
-export type { BashArgs, BashProgress, BashResult, BashToolOptions } from './bash-tool.js';
+export type { BashArgs, BashResult, BashToolOptions } from './bash-tool.js';
+export { MAX_PROGRESS_BYTES, MAX_PROGRESS_EVENT_BYTES, PROGRESS_TRUNCATED_NOTE } from './bash-progress.js';
+export type { BashProgress } from './bash-progress.js';
+export { commandEnv, isSecretEnvName } from './command-env.js';
+export type { CommandEnvOptions } from './command-env.js';
 export { fileTools, readOnlyTools } from './tool-sets.js';
 export type { FileTools, FileToolsOptions } from './tool-sets.js';
 
@@ -25,6 +29,7 @@ export {
   CommandKilledError,
   EditMatchError,
   InvalidPathError,
+  NotTextFileError,
   PathOutsideRootError,
   ReadBeforeWriteError,
 } from './tool-errors.js';

@@ -69,6 +69,15 @@ describe('list', () => {
     ).rejects.toThrow(/cancelled/);
   });
 
+  it('escapes control characters so a name with a newline stays one entry', async () => {
+    await t.put('a\nb', '');
+    await t.put('c\u001b[31md', '');
+    const lines = (await list()).split('\n');
+    expect(lines).toContain('a\\nb');
+    expect(lines).toContain('c\\u001b[31md');
+    expect(lines).toHaveLength(7);
+  });
+
   it('is declared safe to run concurrently', () => {
     expect(listTool({ root: '/' }).concurrencySafe).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
+import { escapeName } from './escape-name.js';
 import { statFolder } from './fs-messages.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { walkTree, type TreeEntry } from './walk-tree.js';
@@ -51,7 +52,8 @@ export interface ListToolOptions {
 
 /**
  * The `list` tool: the entries of a folder, one path per line relative to the root, sorted,
- * folders with a trailing `/`, symlinks with a trailing `@` (never followed). `depth` walks
+ * folders with a trailing `/`, symlinks with a trailing `@` (never followed), control characters
+ * in names escaped JSON-style (`a\nb`, so one name is always one line). `depth` walks
  * subfolders; `node_modules` and `.git` are listed but not entered. Stops at `maxEntries`.
  *
  * @example
@@ -88,7 +90,8 @@ export function listTool(options: ListToolOptions): Tool<ListArgs, string> {
 }
 
 function display(entry: TreeEntry): string {
-  if (entry.kind === 'folder') return `${entry.relative}/`;
-  if (entry.kind === 'symlink') return `${entry.relative}@`;
-  return entry.relative;
+  const name = escapeName(entry.relative);
+  if (entry.kind === 'folder') return `${name}/`;
+  if (entry.kind === 'symlink') return `${name}@`;
+  return name;
 }

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
 import { statFile } from './fs-messages.js';
 import { createReadState, stampOf, type FileReadState } from './read-state.js';
+import { readRegularFile } from './regular-file.js';
 import { resolveInRoot } from './resolve-in-root.js';
-import { isBinary, splitLines } from './text-file.js';
+import { splitLines, textProblem } from './text-file.js';
+import { NotTextFileError } from './tool-errors.js';
 import { formatBytes, MAX_BYTES, MAX_FILE_BYTES, MAX_LINES, truncateHead } from './truncate.js';
 
 const readParameters = z.object({
@@ -68,11 +69,14 @@ export function readTool(options: ReadToolOptions): Tool<ReadArgs, string> {
             `(${formatBytes(MAX_FILE_BYTES)}): use grep to find the lines you need.`,
         );
       }
-      const bytes = await readFile(file.absolute, { signal: ctx.signal });
-      if (isBinary(bytes)) throw new Error(`${file.relative} is a binary file: read shows text files only.`);
+      const opened = await readRegularFile(file.absolute, { signal: ctx.signal });
+      if (!opened?.bytes) throw new Error(`${file.relative} is not a regular file.`);
+      const { bytes, stats: readStats } = opened;
+      const problem = textProblem(bytes);
+      if (problem) throw new NotTextFileError(file.relative, problem, 'read shows');
       const lines = splitLines(bytes.toString('utf8'));
       if (lines.length === 0) {
-        readState.record(ctx.runId, file.absolute, stampOf(stats, bytes));
+        readState.record(ctx.runId, file.absolute, stampOf(readStats, bytes));
         return `[${file.relative} is empty.]`;
       }
       if (offset > lines.length) {
@@ -82,7 +86,7 @@ export function readTool(options: ReadToolOptions): Tool<ReadArgs, string> {
       }
       const wanted = lines.slice(offset - 1, limit === undefined ? undefined : offset - 1 + limit);
       const shown = truncateHead(wanted, { maxLines: MAX_LINES, maxBytes: MAX_BYTES });
-      readState.record(ctx.runId, file.absolute, stampOf(stats, bytes));
+      readState.record(ctx.runId, file.absolute, stampOf(readStats, bytes));
       const numbered = shown.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line}`);
       const note = readNote(offset, shown.lines.length, lines.length, shown.by, shown.lineCut);
       return note ? `${numbered.join('\n')}\n\n${note}` : numbered.join('\n');

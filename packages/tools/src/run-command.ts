@@ -5,6 +5,8 @@ import { OutputTail } from './output-tail.js';
 import type { TruncationLimits } from './truncate.js';
 
 const GROUP_POLL_MS = 50;
+// Longer delays make Node fire a timer at once: they mean no timeout.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * What `runCommand` needs.
@@ -17,6 +19,7 @@ export interface CommandOptions {
   shell: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** `Infinity` (or anything from 2^31 - 1 ms on): no timeout. */
   timeoutMs: number;
   /** Between SIGTERM and SIGKILL of the process group. */
   killGraceMs: number;
@@ -134,6 +137,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       finish(exitCode, exitSignal),
     );
     options.signal.addEventListener('abort', onAbort, { once: true });
-    timers.add(options.scheduler.schedule(() => stop('timeout'), options.timeoutMs));
+    if (options.timeoutMs < MAX_TIMER_MS)
+      timers.add(options.scheduler.schedule(() => stop('timeout'), options.timeoutMs));
   });
 }

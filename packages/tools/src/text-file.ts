@@ -1,15 +1,31 @@
 const BOM = '\uFEFF';
-// Like git: a NUL byte in the first 8,000 bytes makes a file binary.
-const BINARY_PROBE_BYTES = 8000;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * True when `bytes` look binary (a NUL byte near the start).
+ * True when `bytes` hold a NUL byte anywhere: text files never do.
  *
  * @example
  * isBinary(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00])); // true
  */
 export function isBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, BINARY_PROBE_BYTES).includes(0);
+  return bytes.includes(0);
+}
+
+/**
+ * Why bytes are not text the tools can show or change: `'binary'` (a NUL byte anywhere),
+ * `'not-utf8'` (not valid UTF-8, e.g. Latin-1), or `undefined` when they are text.
+ *
+ * @example
+ * textProblem(Buffer.from('caf\xe9', 'latin1')); // 'not-utf8'
+ */
+export function textProblem(bytes: Uint8Array): 'binary' | 'not-utf8' | undefined {
+  if (isBinary(bytes)) return 'binary';
+  try {
+    strictUtf8.decode(bytes);
+    return undefined;
+  } catch {
+    return 'not-utf8';
+  }
 }
 
 /**
@@ -27,13 +43,14 @@ export interface TextFile {
 }
 
 /**
- * Decodes UTF-8 bytes, taking out a BOM and normalizing CRLF files to `\n`.
+ * Decodes UTF-8 bytes, taking out a BOM and normalizing CRLF files to `\n`. Throws a `TypeError`
+ * on bytes that are not valid UTF-8 (check with `textProblem` first): nothing is replaced by U+FFFD.
  *
  * @example
  * decodeText(Buffer.from('\uFEFFa\r\nb\r\n')); // { text: 'a\nb\n', bom: true, eol: '\r\n' }
  */
 export function decodeText(bytes: Uint8Array): TextFile {
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let text = strictUtf8.decode(bytes);
   const bom = text.startsWith(BOM);
   if (bom) text = text.slice(1);
   const lf = (text.match(/\n/g) ?? []).length;

@@ -59,6 +59,29 @@ export class ReadBeforeWriteError extends RxAgentError {
 }
 
 /**
+ * A file the text tools refuse: it holds a NUL byte (`'binary'`) or is not valid UTF-8
+ * (`'not-utf8'`, e.g. Latin-1). Changing it as text would corrupt its bytes.
+ *
+ * @example
+ * if (NotTextFileError.isInstance(e) && e.reason === 'not-utf8') console.log('use bash (iconv) instead');
+ */
+export class NotTextFileError extends RxAgentError {
+  static override readonly kind: string = 'NotTextFileError';
+  constructor(
+    readonly path: string,
+    readonly reason: 'binary' | 'not-utf8',
+    action: string,
+  ) {
+    super(
+      reason === 'binary'
+        ? `${path} is a binary file (it holds a NUL byte): ${action} text files only.`
+        : `${path} is not valid UTF-8 text (e.g. Latin-1 or another encoding): ${action} UTF-8 ` +
+            'files only, so its bytes are not corrupted.',
+    );
+  }
+}
+
+/**
  * `edit` found `oldText` zero times, or more than once without `replaceAll`.
  *
  * @example
@@ -99,7 +122,8 @@ export class CommandKilledError extends RxAgentError {
     super(
       (reason === 'timeout'
         ? `Command timed out after ${timeoutMs} ms and was killed with its child processes. Pass a ` +
-          `larger timeoutMs (at most ${maxTimeoutMs}), or run it in the background writing to a log file.`
+          `larger timeoutMs${maxTimeoutMs === Infinity ? '' : ` (at most ${maxTimeoutMs})`}, or run it ` +
+          'in the background writing to a log file.'
         : 'Command was cancelled and killed with its child processes.') +
         (output ? `\n\nOutput before it was killed:\n${output}` : ''),
     );

@@ -1,9 +1,13 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
 import { assertFreshRead, createReadState, recordWrite, type FileReadState } from './read-state.js';
+import { readRegularFile } from './regular-file.js';
 import { resolveInRoot } from './resolve-in-root.js';
+import { textProblem } from './text-file.js';
+import { NotTextFileError } from './tool-errors.js';
 
 const writeParameters = z.object({
   path: z.string().describe('The file to write, relative to the root folder. Missing folders are created.'),
@@ -34,7 +38,9 @@ export interface WriteToolOptions {
 /**
  * The `write` tool: creates or overwrites a file with the given content (UTF-8, as given),
  * creating missing folders. Overwriting an existing file needs a `read` of it in the same run,
- * and is refused when the file changed since.
+ * and is refused when the file changed since, or is binary or not valid UTF-8 (`NotTextFileError`).
+ * The file is replaced atomically (temporary file, then rename): a hard link to it is not
+ * written through.
  *
  * @example
  * const readState = createReadState();
@@ -55,11 +61,16 @@ export function writeTool(options: WriteToolOptions): Tool<WriteArgs, string> {
         if ((await stat(file.absolute)).isDirectory()) {
           throw new Error(`${file.relative} is a folder: give the path of a file.`);
         }
-        await assertFreshRead(readState, ctx.runId, file);
+        const existing = (await readRegularFile(file.absolute, { signal: ctx.signal }))?.bytes;
+        if (!existing) throw new Error(`${file.relative} is not a regular file.`);
+        // It could not have been read: say why rather than "read it first".
+        const problem = textProblem(existing);
+        if (problem) throw new NotTextFileError(file.relative, problem, 'write replaces');
+        await assertFreshRead(readState, ctx.runId, file, existing);
       }
       await mkdir(path.dirname(file.absolute), { recursive: true });
       const bytes = Buffer.from(content, 'utf8');
-      await writeFile(file.absolute, bytes);
+      await writeFileAtomic(file.absolute, bytes);
       await recordWrite(readState, ctx.runId, file.absolute, bytes);
       return `${file.exists ? 'Overwrote' : 'Created'} ${file.relative} (${bytes.length} bytes).`;
     },
