@@ -1,8 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { inspect } from 'node:util';
-import { runAgent, serializeError, userMessage, type AgentEvent } from '@rxagent/core';
-import { startSseTestServer, type RecordedRequest, type SseScript } from '@rxagent/testing';
-import { lastValueFrom, tap, toArray } from 'rxjs';
+import { runAgent, userMessage } from '@rxagent/core';
+import {
+  secretLeaks,
+  settleRun,
+  startSseTestServer,
+  type RecordedRequest,
+  type SseScript,
+} from '@rxagent/testing';
 import { anthropic } from './anthropic.js';
 import { failure, messageStart, sse, textBlock } from './anthropic-stream-fixtures.test.js';
 
@@ -46,19 +51,7 @@ const scenarios: [string, (request: RecordedRequest) => SseScript][] = [
 /** Every place an error is read or logged from: message, serialized form, stack, inspect, causes. */
 function expectSecretFree(error: unknown, secret: string): void {
   expect(error).toBeInstanceOf(Error);
-  const e = error as Error;
-  expect(e.message).not.toContain(secret);
-  expect(JSON.stringify(serializeError(e))).not.toContain(secret);
-  expect(e.stack ?? '').not.toContain(secret);
-  expect(inspect(e, { depth: 10 })).not.toContain(secret);
-  for (let cause = e.cause, depth = 0; cause !== undefined && depth < 10; depth++) {
-    expect(inspect(cause, { depth: 10 })).not.toContain(secret);
-    if (cause instanceof Error) {
-      expect(cause.message).not.toContain(secret);
-      expect(cause.stack ?? '').not.toContain(secret);
-    }
-    cause = typeof cause === 'object' && cause !== null && 'cause' in cause ? cause.cause : undefined;
-  }
+  expect(secretLeaks(error, secret)).toEqual([]);
 }
 
 describe.each([
@@ -89,16 +82,13 @@ describe.each([
       const server = await startSseTestServer(script);
       try {
         const model = anthropic('claude-test', { client: makeClient(server.url) });
-        const events: AgentEvent[] = [];
-        const run$ = runAgent({
-          model,
-          prompt: 'Hi',
-          maxRetries: 2,
-          retryBackoff: { initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
-        }).pipe(tap((event) => events.push(event)));
-        const error = await lastValueFrom(run$.pipe(toArray())).then(
-          () => undefined,
-          (e: unknown) => e,
+        const { events, error } = await settleRun(
+          runAgent({
+            model,
+            prompt: 'Hi',
+            maxRetries: 2,
+            retryBackoff: { initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+          }),
         );
         const retries = events.filter((event) => event.type === 'retry');
         if (!name.startsWith('401')) expect(retries.length).toBeGreaterThan(0);

@@ -1,8 +1,14 @@
 import OpenAI from 'openai';
 import { inspect } from 'node:util';
-import { runAgent, serializeError, userMessage, type AgentEvent } from '@rxagent/core';
-import { startSseTestServer, type RecordedRequest, type SseScript, type SseStep } from '@rxagent/testing';
-import { lastValueFrom, tap, toArray } from 'rxjs';
+import { runAgent, userMessage } from '@rxagent/core';
+import {
+  secretLeaks,
+  settleRun,
+  startSseTestServer,
+  type RecordedRequest,
+  type SseScript,
+  type SseStep,
+} from '@rxagent/testing';
 import { openai } from './openai.js';
 import {
   RESPONSES_START,
@@ -64,19 +70,7 @@ const scenarios = (api: Api): [string, (request: RecordedRequest) => SseScript][
 /** Every place an error is read or logged from: message, serialized form, stack, inspect, causes. */
 function expectSecretFree(error: unknown, secret: string): void {
   expect(error).toBeInstanceOf(Error);
-  const e = error as Error;
-  expect(e.message).not.toContain(secret);
-  expect(JSON.stringify(serializeError(e))).not.toContain(secret);
-  expect(e.stack ?? '').not.toContain(secret);
-  expect(inspect(e, { depth: 10 })).not.toContain(secret);
-  for (let cause = e.cause, depth = 0; cause !== undefined && depth < 10; depth++) {
-    expect(inspect(cause, { depth: 10 })).not.toContain(secret);
-    if (cause instanceof Error) {
-      expect(cause.message).not.toContain(secret);
-      expect(cause.stack ?? '').not.toContain(secret);
-    }
-    cause = typeof cause === 'object' && cause !== null && 'cause' in cause ? cause.cause : undefined;
-  }
+  expect(secretLeaks(error, secret)).toEqual([]);
 }
 
 describe.each(['chat', 'responses'] as const)(
@@ -104,16 +98,13 @@ describe.each(['chat', 'responses'] as const)(
     it.each(scenarios(api))('%s: retry events and the error of a runAgent run', async (name, script) => {
       const server = await startSseTestServer(script);
       try {
-        const events: AgentEvent[] = [];
-        const run$ = runAgent({
-          model: model(server.url),
-          prompt: 'Hi',
-          maxRetries: 2,
-          retryBackoff: { initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
-        }).pipe(tap((event) => events.push(event)));
-        const error = await lastValueFrom(run$.pipe(toArray())).then(
-          () => undefined,
-          (e: unknown) => e,
+        const { events, error } = await settleRun(
+          runAgent({
+            model: model(server.url),
+            prompt: 'Hi',
+            maxRetries: 2,
+            retryBackoff: { initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+          }),
         );
         const retries = events.filter((event) => event.type === 'retry');
         if (!name.startsWith('401')) expect(retries.length).toBeGreaterThan(0);

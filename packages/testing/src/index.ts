@@ -15,7 +15,8 @@ export {
 export type { BuilderOptions, ScriptedCall, ScriptedTurn } from './model-builders.js';
 export { encodeSse, startSseTestServer } from './sse-test-server.js';
 export type { RecordedRequest, SseEvent, SseScript, SseStep, SseTestServer } from './sse-test-server.js';
-export { collectEvents, eventTypes } from './run-helpers.js';
+export { collectEvents, eventTypes, settleRun } from './run-helpers.js';
+export { secretLeaks } from './secret-leaks.js';
 export { EVENT_LETTERS, toMarbleLetters } from './marble-letters.js';
 export { timeline } from './timeline.js';
 export { aTurn, testRunFacts } from './turn-fixture.js';

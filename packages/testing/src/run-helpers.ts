@@ -1,4 +1,4 @@
-import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
 import type { AgentEvent } from '@rxagent/core';
 
 /**
@@ -10,6 +10,31 @@ import type { AgentEvent } from '@rxagent/core';
  */
 export function collectEvents(run$: Observable<AgentEvent>): Promise<AgentEvent[]> {
   return lastValueFrom(run$.pipe(toArray()));
+}
+
+/**
+ * Subscribes to a run and resolves, whatever its end, with the events it emitted and its
+ * error (undefined when it completed).
+ *
+ * @example
+ * const { events, error } = await settleRun(runAgent(config));
+ * expect(error).toBeInstanceOf(AuthError);
+ */
+export async function settleRun(
+  run$: Observable<AgentEvent>,
+): Promise<{ events: AgentEvent[]; error?: unknown }> {
+  const events: AgentEvent[] = [];
+  try {
+    await lastValueFrom(
+      run$.pipe(
+        tap((event) => events.push(event)),
+        toArray(),
+      ),
+    );
+    return { events };
+  } catch (error) {
+    return { events, error };
+  }
 }
 
 /**
