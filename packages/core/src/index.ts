@@ -148,8 +148,11 @@ export { toToolResult } from './tools/tool-output.js';
 // The loop
 export { runAgent } from './loop/run-agent.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
-export { isTurn, Turn } from './loop/turn.js';
-export type { LoopItem, LoopOperator, RunFacts, SteeringQueue, TurnContextUpdate } from './loop/turn.js';
+export { Turn } from './loop/turn.js';
+export type { TurnContextUpdate } from './loop/turn.js';
+export { isTurn } from './loop/loop-item.js';
+export type { LoopItem, LoopOperator } from './loop/loop-item.js';
+export type { RunFacts, SteeringQueue } from './loop/run-facts.js';
 export { MessageQueue, toUserMessage } from './loop/message-queue.js';
 export type { UserInput } from './loop/message-queue.js';
 export { defaultPipeline } from './loop/default-pipeline.js';

@@ -33,7 +33,7 @@ import { NetworkError } from '../errors/provider-errors.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
 import { runAgent } from '../loop/run-agent.js';
-import { isTurn, type LoopItem } from '../loop/turn.js';
+import { isTurn, type LoopItem } from '../loop/loop-item.js';
 import { validateMessageSequence } from '../messages/message-sequence.js';
 import type { AssistantMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';

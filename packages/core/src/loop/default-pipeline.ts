@@ -4,7 +4,7 @@ import { executeTools } from '../operators/execute-tools.js';
 import { llmStep } from '../operators/llm-step.js';
 import { stopWhen } from '../operators/stop-when.js';
 import type { Pipeline, RunAgentConfig } from './run-config.js';
-import type { LoopOperator } from './turn.js';
+import type { LoopOperator } from './loop-item.js';
 
 function stopConditions(config: RunAgentConfig) {
   return config.stopWhen === undefined ? [] : [config.stopWhen].flat();

@@ -2,7 +2,8 @@ import type { Observable } from 'rxjs';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 import type { Pipeline } from './run-config.js';
-import type { LoopItem, RunFacts, SteeringQueue } from './turn.js';
+import type { RunFacts, SteeringQueue } from './run-facts.js';
+import type { LoopItem } from './loop-item.js';
 
 /** What the operators of a pipeline registered with the run while it was being built. */
 export interface PipelineRegistrations {

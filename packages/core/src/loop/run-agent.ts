@@ -35,7 +35,9 @@ import { buildPipeline } from './pipeline-build.js';
 import type { RunAgentConfig } from './run-config.js';
 import { RunScope } from './run-scope.js';
 import { RunWatch } from './run-watch.js';
-import { Turn, type LoopItem, type SteeringQueue } from './turn.js';
+import { Turn } from './turn.js';
+import type { SteeringQueue } from './run-facts.js';
+import type { LoopItem } from './loop-item.js';
 
 /** The run's pipeline, subscribed on one turn's items (its opening events, then the turn). */
 type PassPipeline = (items: readonly LoopItem[]) => Observable<LoopItem>;

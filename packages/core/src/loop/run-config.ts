@@ -5,7 +5,7 @@ import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
-import type { LoopItem } from './turn.js';
+import type { LoopItem } from './loop-item.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 
 /**

@@ -7,7 +7,7 @@ import { toToolSpec } from '../tools/validate-args.js';
 import { LazyAbortController } from '../util/lazy-abort.js';
 import { MessageQueue, type UserInput } from './message-queue.js';
 import type { RunAgentConfig } from './run-config.js';
-import type { RunFacts } from './turn.js';
+import type { RunFacts } from './run-facts.js';
 
 const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map();
 

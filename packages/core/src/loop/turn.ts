@@ -1,4 +1,4 @@
-import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { AgentEvent, StepResult } from '../events/agent-event.js';
 import { isModelVisible } from '../messages/convert-to-model.js';
 import type {
@@ -10,54 +10,13 @@ import type {
   Usage,
 } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
-import type { ChatModel, ToolSpec } from '../model/chat-model.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { StopSignal } from '../stop/stop-signal.js';
-import type { AnyTool } from '../tools/tool.js';
 import { AppendLog } from '../util/append-log.js';
-import type { MessageQueue, UserInput } from './message-queue.js';
-import type { RunAgentConfig } from './run-config.js';
+import type { MessageQueue } from './message-queue.js';
+import type { RunFacts, SteeringQueue } from './run-facts.js';
 
 const TURN = Symbol.for('rxagent.turn');
-
-/**
- * The fixed facts of one run, shared by all its turns: nothing here changes during the run
- * except what `attach` keeps subscribed.
- *
- * @example
- * const logRun: LoopOperator = tap((item) => isTurn(item) && console.log(item.run.runId, item.run.tools.size));
- */
-export interface RunFacts {
-  readonly runId: string;
-  readonly config: RunAgentConfig;
-  readonly model: ChatModel;
-  readonly tools: ReadonlyMap<string, AnyTool>;
-  /** The tools as the model sees them (converted once per run). */
-  readonly toolSpecs: readonly ToolSpec[];
-  readonly scheduler: SchedulerLike;
-  /** Aborted when the run is aborted or unsubscribed. */
-  readonly signal: AbortSignal;
-  /** `scheduler.now()` when the run started. */
-  readonly startedAt: number;
-  /** How many messages the run started from (its prior transcript); the rest are its own. */
-  readonly priorLength: number;
-  /**
-   * Keeps a message source subscribed until the run ends (once per source, however many
-   * turns ask) and returns the queue it feeds. An error of the source becomes a `warning`.
-   */
-  attach(source: Observable<UserInput> | MessageQueue): MessageQueue;
-}
-
-/**
- * A message queue that steers a run, with how it interrupts tools.
- *
- * @example
- * const steering: SteeringQueue = { queue: new MessageQueue(), mode: 'interrupt' };
- */
-export interface SteeringQueue {
-  readonly queue: MessageQueue;
-  readonly mode: 'interrupt' | 'after-turn';
-}
 
 interface TurnFields {
   readonly run: RunFacts;
@@ -357,30 +316,3 @@ export class Turn {
 
 // On the prototype: a spread copy of a turn is not a turn (the loop refuses it as corrupted).
 Object.defineProperty(Turn.prototype, TURN, { value: true });
-
-/**
- * What flows through a run's pipeline: the public events upstream operators emitted, then
- * exactly one `Turn`.
- *
- * @example
- * const publicOnly = (item: LoopItem): item is AgentEvent => !isTurn(item);
- */
-export type LoopItem = AgentEvent | Turn;
-
-/**
- * An operator of the loop body.
- *
- * @example
- * const logTurns: LoopOperator = tap((item) => item.type === 'turn-start' && console.log('step', item.step));
- */
-export type LoopOperator = OperatorFunction<LoopItem, LoopItem>;
-
-/**
- * True for the `Turn` in a pipeline's stream (everything else is a public event).
- *
- * @example
- * pipeline: (t$) => t$.pipe(llmStep(), filter((item) => isTurn(item) || item.type !== 'message-update'), executeTools());
- */
-export function isTurn(item: unknown): item is Turn {
-  return Turn.is(item);
-}

@@ -12,7 +12,8 @@ import {
 } from 'rxjs';
 import type { ContextManager, ContextManagerContext, ContextProjection } from '../context/context-manager.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { LoopItem, LoopOperator, Turn, TurnContextUpdate } from '../loop/turn.js';
+import type { Turn, TurnContextUpdate } from '../loop/turn.js';
+import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
 function isProjection(value: unknown): value is ContextProjection {

@@ -1,6 +1,6 @@
 import { of } from 'rxjs';
 import { registerGuard } from '../loop/pipeline-build.js';
-import type { LoopOperator } from '../loop/turn.js';
+import type { LoopOperator } from '../loop/loop-item.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import { turnOperator } from './turn-operator.js';
 

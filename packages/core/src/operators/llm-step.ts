@@ -1,7 +1,7 @@
 import { concat, of } from 'rxjs';
 import { validateLlmStepOptions } from '../config/validate-operator-options.js';
 import { PipelineError } from '../errors/pipeline-error.js';
-import type { LoopOperator } from '../loop/turn.js';
+import type { LoopOperator } from '../loop/loop-item.js';
 import type { RetryBackoff } from '../loop/run-config.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { callModel } from './call-model.js';

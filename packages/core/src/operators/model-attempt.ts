@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { PartialStreamError } from '../errors/provider-errors.js';
-import type { Turn, LoopItem } from '../loop/turn.js';
+import type { Turn } from '../loop/turn.js';
+import type { LoopItem } from '../loop/loop-item.js';
 import type { AssistantMessage, UserMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { MessageBuilder } from '../model/message-builder.js';

@@ -1,7 +1,7 @@
 import { from, of, type Observable } from 'rxjs';
 import { toUserMessage, type MessageQueue, type UserInput } from '../loop/message-queue.js';
 import { registerFollowUps, registerSteering } from '../loop/pipeline-build.js';
-import type { LoopItem, LoopOperator } from '../loop/turn.js';
+import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
 /**

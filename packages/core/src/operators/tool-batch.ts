@@ -18,7 +18,8 @@ import {
 } from 'rxjs';
 import type { AgentStop } from '../errors/agent-stop.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { LoopItem, Turn } from '../loop/turn.js';
+import type { Turn } from '../loop/turn.js';
+import type { LoopItem } from '../loop/loop-item.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
 import { stopSignal } from '../stop/stop-signal.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';

@@ -10,7 +10,8 @@ import {
   type ObservableInput,
 } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
-import { Turn, type LoopItem, type LoopOperator } from '../loop/turn.js';
+import { Turn } from '../loop/turn.js';
+import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
 
 /**
  * Checks one item of a pipeline's stream: returns the turn when it is one, undefined for an
