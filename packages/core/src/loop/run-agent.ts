@@ -164,7 +164,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
           type: 'agent-end',
           reason: 'user-requested',
           signal: stopSignal('user-requested', 'The run was aborted.', { source: 'signal' }),
-          messages: watch.appended(prior.length),
+          messages: watch.appended(),
           usage: watch.usage,
           steps: watch.steps,
         };

@@ -27,7 +27,7 @@ export class RunWatch {
   /** `turn-end` events seen. */
   steps = 0;
   private streaming?: AssistantMessage;
-  // Every completed message, in order (O(1) per message).
+  // Every message the run completed itself, in order (O(1) per message).
   private log = AppendLog.of<AgentMessage>();
   // Made when a message has calls: most runs never need it.
   private open?: Map<string, OpenCall>;
@@ -37,16 +37,13 @@ export class RunWatch {
     return this.open?.size ? this.open : undefined;
   }
 
-  /** The messages seen after the first `from` (the prior transcript the run started with). */
-  appended(from: number): AgentMessage[] {
-    return this.log.sliceFrom(from);
+  /** The messages the run completed (its prior transcript not included). */
+  appended(): AgentMessage[] {
+    return this.log.sliceFrom(0);
   }
 
   see(event: AgentEvent): void {
     switch (event.type) {
-      case 'agent-start':
-        if (event.messages) this.log = AppendLog.of(event.messages);
-        return;
       case 'turn-end':
         this.steps++;
         return;
