@@ -17,7 +17,8 @@ const config: Config = {
   ],
   moduleNameMapper: {
     '^@rxagent/core/provider$': '<rootDir>/packages/core/src/provider.ts',
-    '^@rxagent/(core|testing|openai|anthropic|tools)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@rxagent/(core|testing|openai|anthropic|tools|context|mcp|subagents|otel|durable)$':
+      '<rootDir>/packages/$1/src/index.ts',
     '^@rxagent/dashboard$': '<rootDir>/apps/dashboard/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
