@@ -9,7 +9,13 @@ describe('--mcp', () => {
   });
 
   it('splits commands with quotes and escapes', () => {
-    expect(splitCommand(`node "my server.js" --name 'a b' c\\ d`)).toEqual(['node', 'my server.js', '--name', 'a b', 'c d']);
+    expect(splitCommand(`node "my server.js" --name 'a b' c\\ d`)).toEqual([
+      'node',
+      'my server.js',
+      '--name',
+      'a b',
+      'c d',
+    ]);
     expect(() => splitCommand('node "open')).toThrow(UsageError);
   });
 
@@ -27,7 +33,12 @@ describe('--mcp', () => {
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-everything'],
       },
-      { name: 'everything', prefix: 'everything', command: 'node', args: ['/srv/everything/dist/index.js', 'stdio'] },
+      {
+        name: 'everything',
+        prefix: 'everything',
+        command: 'node',
+        args: ['/srv/everything/dist/index.js', 'stdio'],
+      },
       { name: 'everything2', prefix: 'everything2', command: 'node', args: ['/srv/everything/index.js'] },
     ]);
   });

@@ -40,7 +40,20 @@ export function splitCommand(line: string): string[] {
 }
 
 // The server's name (and tool prefix): the first word that names it rather than a launcher.
-const LAUNCHERS = new Set(['node', 'npx', 'pnpm', 'pnpx', 'dlx', 'exec', 'uvx', 'python', 'python3', 'deno', 'bun', 'run']);
+const LAUNCHERS = new Set([
+  'node',
+  'npx',
+  'pnpm',
+  'pnpx',
+  'dlx',
+  'exec',
+  'uvx',
+  'python',
+  'python3',
+  'deno',
+  'bun',
+  'run',
+]);
 
 // Generic file and folder names say nothing: `…/server-everything/dist/index.js` is "server-everything".
 const GENERIC = new Set(['index', 'main', 'cli', 'server', 'dist', 'build', 'lib', 'bin', 'src']);
@@ -66,7 +79,10 @@ export function mcpServersFromFlags(flags: readonly string[]): McpStdioServer[] 
   return flags.map((flag) => {
     const words = splitCommand(flag);
     const [command, ...args] = words;
-    if (!command) throw new UsageError('--mcp needs a command, e.g. --mcp "npx -y @modelcontextprotocol/server-everything".');
+    if (!command)
+      throw new UsageError(
+        '--mcp needs a command, e.g. --mcp "npx -y @modelcontextprotocol/server-everything".',
+      );
     let name = serverName(words);
     for (let n = 2; taken.has(name); n++) name = `${serverName(words)}${n}`;
     taken.add(name);

@@ -15,7 +15,11 @@ const everything = join(
 
 function runDemo(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', RXAGENT_DEMO_FAST: '1' };
-  const child = spawn(process.execPath, [mainJs, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainJs, ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -42,7 +46,10 @@ describe('the demo with --mcp', () => {
   let dir: string;
   beforeAll(() => {
     if (!existsSync(mainJs)) {
-      execFileSync('pnpm', ['--filter', '@rxagent/demo...', 'run', 'build'], { cwd: repoRoot, stdio: 'pipe' });
+      execFileSync('pnpm', ['--filter', '@rxagent/demo...', 'run', 'build'], {
+        cwd: repoRoot,
+        stdio: 'pipe',
+      });
     }
     dir = mkdtempSync(join(tmpdir(), 'rxagent-demo-mcp-'));
     writeFileSync(join(dir, 'hello.txt'), 'hi\n');
@@ -91,7 +98,9 @@ describe('the demo with --mcp', () => {
     const tools = (server.requests[0]?.body as { tools: { function: { name: string } }[] }).tools.map(
       (t) => t.function.name,
     );
-    expect(tools).toEqual(expect.arrayContaining(['list', 'read', 'grep', 'server-everything_echo', 'server-everything_get-sum']));
+    expect(tools).toEqual(
+      expect.arrayContaining(['list', 'read', 'grep', 'server-everything_echo', 'server-everything_get-sum']),
+    );
     const second = server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: from the demo' });
   });
@@ -100,7 +109,9 @@ describe('the demo with --mcp', () => {
     const { code, stdout, stderr } = await runDemo(['--dir', dir, '--mcp', '/no/such/mcp-server --flag']);
     expect(code).toBe(1);
     expect(stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(/^Could not connect to the MCP server "mcp-server": failed to start "\/no\/such\/mcp-server"/),
+      expect.stringMatching(
+        /^Could not connect to the MCP server "mcp-server": failed to start "\/no\/such\/mcp-server"/,
+      ),
     ]);
     expect(stdout).not.toContain('MCP tools');
   });

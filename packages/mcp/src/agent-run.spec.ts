@@ -18,7 +18,9 @@ describe('a whole agent run over two MCP servers', () => {
 
   it('prefixes each server tool name with its server within provider name rules', () => {
     const names = mcp.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['everything_get-sum', 'everything_echo', 'edge_add', 'edge_stats']));
+    expect(names).toEqual(
+      expect.arrayContaining(['everything_get-sum', 'everything_echo', 'edge_add', 'edge_stats']),
+    );
     expect(names.every((n) => /^[a-zA-Z0-9_-]{1,64}$/.test(n))).toBe(true);
     expect(mcp.tools.find((t) => t.name === 'edge_add')?.mcp).toMatchObject({ server: 'edge', name: 'add' });
   });
@@ -70,7 +72,9 @@ describe('a whole agent run over two MCP servers', () => {
       ]),
       textTurn('done'),
     ]);
-    const events = await collectEvents(runAgent({ model, prompt: 'go', tools: mcp.tools, toolGate: readOnlyOnly }));
+    const events = await collectEvents(
+      runAgent({ model, prompt: 'go', tools: mcp.tools, toolGate: readOnlyOnly }),
+    );
     const byId = new Map(ends(events).map((e) => [e.toolCallId, e]));
     expect(byId.get('toggle')).toMatchObject({ isError: true });
     expect(texts(byId.get('toggle'))).toMatch(/toggle-simulated-logging is not read-only/);
@@ -83,12 +87,16 @@ describe('mcpTools configuration', () => {
     await expect(mcpTools([edgeStdio(), edgeStdio()])).rejects.toThrow(/Two MCP servers are named "edge"/);
     const clash = mcpTools([edgeStdio({ prefix: 'x' }), edgeStdio({ name: 'edge2', prefix: 'x' })]);
     await expect(clash).rejects.toThrow(McpConfigError);
-    await expect(clash).rejects.toThrow(/both give a tool named "x_add": give one of them a different "prefix"/);
+    await expect(clash).rejects.toThrow(
+      /both give a tool named "x_add": give one of them a different "prefix"/,
+    );
   }, 30_000);
 
   it('closes every server process', async () => {
     const set = await mcpTools([edgeStdio(), edgeStdio({ name: 'other' })]);
-    const pids = set.connections.map((c) => (c.client?.transport as { pid?: number | null } | undefined)?.pid ?? 0);
+    const pids = set.connections.map(
+      (c) => (c.client?.transport as { pid?: number | null } | undefined)?.pid ?? 0,
+    );
     expect(pids.every((pid) => pid > 0 && isAlive(pid))).toBe(true);
     await set.close();
     expect(pids.map(isAlive)).toEqual([false, false]);

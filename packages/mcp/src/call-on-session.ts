@@ -12,7 +12,7 @@ const NO_SDK_TIMEOUT = 2_147_483_647;
 export function describeCallFailure(server: string, tool: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.ConnectionClosed) {
+    if (error.code === (ErrorCode.ConnectionClosed as number)) {
       return (
         `The MCP server "${server}" disconnected during the call to "${tool}": it is being reconnected. ` +
         'The call may or may not have taken effect; check before repeating it.'
@@ -67,7 +67,10 @@ export function callOnSession(
           settled = true;
           if (cancel.signal.aborted) return;
           if (isTransportFailure(error)) onTransportFailure(session);
-          subscriber.next({ content: [{ type: 'text', text: describeCallFailure(server, name, error) }], isError: true });
+          subscriber.next({
+            content: [{ type: 'text', text: describeCallFailure(server, name, error) }],
+            isError: true,
+          });
           subscriber.complete();
         },
       );

@@ -24,7 +24,12 @@ async function stats(connection: McpConnection): Promise<Stats> {
   return JSON.parse(first?.text ?? '{}') as Stats;
 }
 
-async function run(connection: McpConnection, name: string, args: unknown, extra: { toolTimeoutMs?: number } = {}) {
+async function run(
+  connection: McpConnection,
+  name: string,
+  args: unknown,
+  extra: { toolTimeoutMs?: number } = {},
+) {
   const model = scriptedModel([toolCallTurn({ name, args }), textTurn('done')]);
   const events = await collectEvents(runAgent({ model, prompt: 'go', tools: connection.tools, ...extra }));
   return { events, end: ends(events)[0], model };
@@ -41,15 +46,28 @@ describe('edge cases against a server written with the official SDK', () => {
     const { end } = await run(edge, 'hang', {}, { toolTimeoutMs: 300 });
     expect(end).toMatchObject({ isError: true });
     expect(texts(end)).toMatch(/timed out/);
-    await expect(waitFor(() => stats(edge), (s) => s.cancellations === 1)).resolves.toMatchObject({ calls: 1 });
+    await expect(
+      waitFor(
+        () => stats(edge),
+        (s) => s.cancellations === 1,
+      ),
+    ).resolves.toMatchObject({ calls: 1 });
   });
 
   it('sends MCP cancellation when the run is unsubscribed mid-call', async () => {
     const model = scriptedModel([toolCallTurn({ name: 'hang', args: {} }), textTurn('done')]);
     const subscription = runAgent({ model, prompt: 'go', tools: edge.tools }).subscribe();
-    await waitFor(() => stats(edge), (s) => s.calls === 1);
+    await waitFor(
+      () => stats(edge),
+      (s) => s.calls === 1,
+    );
     subscription.unsubscribe();
-    await expect(waitFor(() => stats(edge), (s) => s.cancellations === 1)).resolves.toMatchObject({ calls: 1 });
+    await expect(
+      waitFor(
+        () => stats(edge),
+        (s) => s.cancellations === 1,
+      ),
+    ).resolves.toMatchObject({ calls: 1 });
   });
 
   it('refuses invalid arguments with the schema errors before the server sees the call', async () => {
@@ -76,9 +94,7 @@ describe('edge cases against a server written with the official SDK', () => {
   });
 
   it('gives up after the reconnect attempts and says so in the results', async () => {
-    const fragile = await connectMcp(
-      edgeStdio({ name: 'fragile', reconnect: { maxAttempts: 0 } }),
-    );
+    const fragile = await connectMcp(edgeStdio({ name: 'fragile', reconnect: { maxAttempts: 0 } }));
     try {
       await run(fragile, 'crash', {});
       expect(fragile.status).toBe('failed');
@@ -130,7 +146,11 @@ describe('edge cases against a server written with the official SDK', () => {
     const messages = await mcpPromptMessages(edge, 'review', { file: 'a.ts' });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[0]).toMatchObject({ content: [{ type: 'text', text: 'Review a.ts.' }] });
-    expect(messages[1]).toMatchObject({ content: [{ type: 'text', text: 'Which aspects matter most?' }], provider: 'mcp', model: 'edge' });
+    expect(messages[1]).toMatchObject({
+      content: [{ type: 'text', text: 'Which aspects matter most?' }],
+      provider: 'mcp',
+      model: 'edge',
+    });
   });
 
   it('closes without leaving the process, and refuses calls afterwards', async () => {

@@ -14,7 +14,11 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
   let everything: McpConnection;
   beforeAll(async () => {
     server = await startEverythingHttp();
-    everything = await connectMcp({ name: 'remote', url: server.url, headers: { Authorization: `Bearer ${SECRET}` } });
+    everything = await connectMcp({
+      name: 'remote',
+      url: server.url,
+      headers: { Authorization: `Bearer ${SECRET}` },
+    });
   }, 30_000);
   afterAll(async () => {
     await everything?.close();
@@ -51,11 +55,14 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('rejects an unreachable URL with a typed error that shows no query string', async () => {
-    const error: unknown = await connectMcp({ name: 'gone', url: `http://127.0.0.1:1/mcp?token=${SECRET}` }).catch(
-      (e: unknown) => e,
-    );
+    const error: unknown = await connectMcp({
+      name: 'gone',
+      url: `http://127.0.0.1:1/mcp?token=${SECRET}`,
+    }).catch((e: unknown) => e);
     expect(McpConnectionError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/Could not connect to the MCP server "gone": failed to reach http:\/\/127\.0\.0\.1:1\/mcp:/);
+    expect((error as Error).message).toMatch(
+      /Could not connect to the MCP server "gone": failed to reach http:\/\/127\.0\.0\.1:1\/mcp:/,
+    );
     expect((error as Error).message).not.toContain(SECRET);
   });
 });

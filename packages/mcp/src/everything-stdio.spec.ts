@@ -24,11 +24,20 @@ describe('server-everything over stdio', () => {
 
   it('lists the server tools unprefixed, with descriptions, schemas and annotations', () => {
     const names = everything.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'trigger-long-running-operation']));
+    expect(names).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'trigger-long-running-operation']),
+    );
     const sum = everything.tools.find((t) => t.name === 'get-sum');
     expect(sum?.description).toBe('Returns the sum of two numbers');
-    expect(sum?.mcp).toMatchObject({ server: 'everything', name: 'get-sum', annotations: { readOnlyHint: true, destructiveHint: false } });
-    expect(sum?.parameters).toMatchObject({ kind: 'json-schema', schema: { type: 'object', required: ['a', 'b'] } });
+    expect(sum?.mcp).toMatchObject({
+      server: 'everything',
+      name: 'get-sum',
+      annotations: { readOnlyHint: true, destructiveHint: false },
+    });
+    expect(sum?.parameters).toMatchObject({
+      kind: 'json-schema',
+      schema: { type: 'object', required: ['a', 'b'] },
+    });
     expect(everything.skipped).toEqual([]);
   });
 
@@ -56,7 +65,11 @@ describe('server-everything over stdio', () => {
     const { end } = await callThroughRun(everything, 'get-tiny-image', {});
     const image = end?.result.content.find((p) => p.type === 'image');
     expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    expect(Buffer.from((image as { data: string }).data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from((image as { data: string }).data, 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('returns structured content validated against the output schema', async () => {
@@ -67,21 +80,31 @@ describe('server-everything over stdio', () => {
       conditions: expect.any(String),
       humidity: expect.any(Number),
     });
-    expect(everything.tools.find((t) => t.name === 'get-structured-content')?.mcp.outputSchema).toMatchObject({
-      type: 'object',
-    });
+    expect(everything.tools.find((t) => t.name === 'get-structured-content')?.mcp.outputSchema).toMatchObject(
+      {
+        type: 'object',
+      },
+    );
   });
 
   it('maps resource links and embedded resources to text the model reads', async () => {
     const links = await callThroughRun(everything, 'get-resource-links', { count: 2 });
     expect(texts(links.end)).toMatch(/Resource link: .+ <demo:\/\/resource\/dynamic\/[a-z]+\/1>/);
-    const embedded = await callThroughRun(everything, 'get-resource-reference', { resourceType: 'Text', resourceId: 3 });
-    expect(texts(embedded.end)).toMatch(/Resource demo:\/\/resource\/dynamic\/text\/3 \(text\/plain\):\nResource 3:/);
+    const embedded = await callThroughRun(everything, 'get-resource-reference', {
+      resourceType: 'Text',
+      resourceId: 3,
+    });
+    expect(texts(embedded.end)).toMatch(
+      /Resource demo:\/\/resource\/dynamic\/text\/3 \(text\/plain\):\nResource 3:/,
+    );
   });
 
   it('reads a resource and turns a prompt into messages', async () => {
     const resource = await readMcpResource(everything, 'demo://resource/dynamic/text/2');
-    expect(resource.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/text\/2/) });
+    expect(resource.parts[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^Resource demo:\/\/resource\/dynamic\/text\/2/),
+    });
     const messages = await mcpPromptMessages(everything, 'simple-prompt');
     expect(messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: expect.any(String) }], timestamp: expect.any(Number) },

@@ -37,7 +37,10 @@ export function resourceParts(resource: ResourceContents): Part[] {
   }
   if (typeof resource.blob === 'string') {
     if (resource.mimeType?.startsWith('image/')) {
-      return [text(`Resource ${resource.uri}${kind}:`), { type: 'image', data: resource.blob, mimeType: resource.mimeType }];
+      return [
+        text(`Resource ${resource.uri}${kind}:`),
+        { type: 'image', data: resource.blob, mimeType: resource.mimeType },
+      ];
     }
     return [text(`Resource ${resource.uri}${kind}: binary, ${base64Bytes(resource.blob)} bytes, not shown.`)];
   }
@@ -54,9 +57,15 @@ export function contentParts(block: McpContentBlock): Part[] {
     case 'text':
       return [text(block.text ?? '')];
     case 'image':
-      return [{ type: 'image', data: block.data ?? '', ...(block.mimeType ? { mimeType: block.mimeType } : {}) }];
+      return [
+        { type: 'image', data: block.data ?? '', ...(block.mimeType ? { mimeType: block.mimeType } : {}) },
+      ];
     case 'audio':
-      return [text(`[audio${block.mimeType ? ` ${block.mimeType}` : ''}, ${base64Bytes(block.data ?? '')} bytes: not shown]`)];
+      return [
+        text(
+          `[audio${block.mimeType ? ` ${block.mimeType}` : ''}, ${base64Bytes(block.data ?? '')} bytes: not shown]`,
+        ),
+      ];
     case 'resource_link': {
       const label = block.title ?? block.name ?? block.uri ?? '';
       const details = [block.mimeType, block.description].filter(Boolean).join(', ');

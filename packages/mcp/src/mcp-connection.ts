@@ -50,13 +50,20 @@ function publicUrl(url: string | URL): string {
 
 function checkServer(server: McpServerConfig): void {
   if (typeof server?.name !== 'string' || !server.name.trim()) {
-    throw new McpConfigError('Every MCP server needs a "name" (it names the server in tool names and messages).');
+    throw new McpConfigError(
+      'Every MCP server needs a "name" (it names the server in tool names and messages).',
+    );
   }
   if (isStdioServer(server)) {
     if (!server.command.trim()) {
-      throw new McpConfigError(`The MCP server "${server.name}" has an empty "command": give the program to start.`);
+      throw new McpConfigError(
+        `The MCP server "${server.name}" has an empty "command": give the program to start.`,
+      );
     }
-  } else if (typeof (server as { url?: unknown }).url !== 'string' && !((server as { url?: unknown }).url instanceof URL)) {
+  } else if (
+    typeof (server as { url?: unknown }).url !== 'string' &&
+    !((server as { url?: unknown }).url instanceof URL)
+  ) {
     throw new McpConfigError(
       `The MCP server "${server.name}" needs either "command" (stdio) or "url" (Streamable HTTP).`,
     );
@@ -64,7 +71,9 @@ function checkServer(server: McpServerConfig): void {
     try {
       new URL(server.url);
     } catch {
-      throw new McpConfigError(`The MCP server "${server.name}" has an invalid "url": give an absolute http(s) URL.`);
+      throw new McpConfigError(
+        `The MCP server "${server.name}" has an invalid "url": give an absolute http(s) URL.`,
+      );
     }
   }
   if (typeof server.prefix === 'string') checkPrefix(server.prefix, server.name);
@@ -169,9 +178,11 @@ export class McpConnection {
     const state = this.state$.value;
     if (state.status !== 'connected') return Promise.resolve();
     // One refresh at a time, in order: a late answer never overwrites a newer list.
-    this.refreshing = this.refreshing.then(() => this.loadTools(state.session)).catch((error: unknown) => {
-      this.lastError = error;
-    });
+    this.refreshing = this.refreshing
+      .then(() => this.loadTools(state.session))
+      .catch((error: unknown) => {
+        this.lastError = error;
+      });
     return this.refreshing;
   }
 
@@ -207,7 +218,8 @@ export class McpConnection {
   }
 
   private unavailable(tool: string, status: 'failed' | 'closed'): string {
-    if (status === 'closed') return `The MCP server "${this.name}" is closed: "${tool}" cannot be called any more.`;
+    if (status === 'closed')
+      return `The MCP server "${this.name}" is closed: "${tool}" cannot be called any more.`;
     const why = this.lastError instanceof Error ? ` (${this.lastError.message})` : '';
     return `The MCP server "${this.name}" is unavailable: reconnecting failed${why}. "${tool}" cannot be called.`;
   }
@@ -287,7 +299,10 @@ export class McpConnection {
  * const files = await connectMcp({ name: 'files', command: 'npx', args: ['-y', 'some-mcp-server'] });
  * runAgent({ model, prompt: 'List the files', tools: files.tools });
  */
-export async function connectMcp(server: McpServerConfig, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+export async function connectMcp(
+  server: McpServerConfig,
+  options: ConnectMcpOptions = {},
+): Promise<McpConnection> {
   checkServer(server);
   let session: McpSession | undefined;
   let connection: McpConnection | undefined;

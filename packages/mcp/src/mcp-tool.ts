@@ -23,11 +23,17 @@ export type McpTool = Tool<Record<string, unknown>, RichToolOutput> & { readonly
  */
 export function isMcpTool(value: unknown): value is McpTool {
   const mcp = (value as { mcp?: Partial<McpToolInfo> } | null | undefined)?.mcp;
-  return typeof mcp === 'object' && mcp !== null && typeof mcp.server === 'string' && typeof mcp.name === 'string';
+  return (
+    typeof mcp === 'object' && mcp !== null && typeof mcp.server === 'string' && typeof mcp.name === 'string'
+  );
 }
 
 /** Calls a tool on the server by its server-side name. */
-export type CallMcpTool = (name: string, args: Record<string, unknown>, ctx: ToolContext) => Observable<RichToolOutput>;
+export type CallMcpTool = (
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+) => Observable<RichToolOutput>;
 
 /** A server tool left out, with why (a schema ajv cannot compile, a name collision). */
 export interface SkippedMcpTool {
@@ -64,7 +70,10 @@ export function buildMcpTools(
     if (server.exclude && matchesAny(wire.name, server.exclude)) continue;
     const name = modelToolName(prefix, wire.name);
     if (names.has(name)) {
-      skipped.push({ name: wire.name, reason: `its name "${name}" is already taken by another tool of the server` });
+      skipped.push({
+        name: wire.name,
+        reason: `its name "${name}" is already taken by another tool of the server`,
+      });
       continue;
     }
     const info: McpToolInfo = {
@@ -72,12 +81,13 @@ export function buildMcpTools(
       name: wire.name,
       ...(wire.title ? { title: wire.title } : {}),
       annotations: { ...(wire.annotations ?? {}) },
-      ...(wire.outputSchema ? { outputSchema: wire.outputSchema as Record<string, unknown> } : {}),
+      ...(wire.outputSchema ? { outputSchema: wire.outputSchema } : {}),
     };
     try {
       const built = tool({
         name,
-        description: wire.description ?? wire.title ?? `Tool "${wire.name}" of the MCP server "${server.name}".`,
+        description:
+          wire.description ?? wire.title ?? `Tool "${wire.name}" of the MCP server "${server.name}".`,
         parameters: jsonSchema<Record<string, unknown>>(withoutDialect(wire.inputSchema)),
         execute: (args: Record<string, unknown>, ctx: ToolContext) => call(wire.name, args, ctx),
         needsApproval: needsApproval(server.needsApproval, info),

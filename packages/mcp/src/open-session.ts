@@ -2,7 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type Tool as McpWireTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ToolListChangedNotificationSchema,
+  type Tool as McpWireTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
 /** One live connection: a client on one transport (for stdio, one process). */

@@ -1,7 +1,7 @@
 import { emptyUsage, type AgentMessage, type ImagePart, type TextPart } from '@rxagent/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { McpConnection } from './mcp-connection.js';
-import { contentParts, type McpContentBlock } from './map-content.js';
+import { contentParts } from './map-content.js';
 import { liveClient } from './read-resource.js';
 
 /** Options of `mcpPromptMessages`. */
@@ -32,10 +32,12 @@ export async function mcpPromptMessages(
   );
   const timestamp = (options.scheduler ?? asyncScheduler).now();
   return result.messages.map((message): AgentMessage => {
-    const parts = contentParts(message.content as McpContentBlock);
+    const parts = contentParts(message.content);
     if (message.role === 'user') return { role: 'user', content: parts, timestamp };
     const text: TextPart[] = parts.map((p: TextPart | ImagePart) =>
-      p.type === 'text' ? p : { type: 'text', text: `[image${p.mimeType ? ` ${p.mimeType}` : ''}: not shown]` },
+      p.type === 'text'
+        ? p
+        : { type: 'text', text: `[image${p.mimeType ? ` ${p.mimeType}` : ''}: not shown]` },
     );
     return {
       role: 'assistant',

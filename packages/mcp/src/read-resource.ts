@@ -41,7 +41,10 @@ export async function readMcpResource(
   uri: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<McpResource> {
-  const result = await liveClient(connection).readResource({ uri }, options.signal ? { signal: options.signal } : {});
-  const contents = result.contents.map((c) => ({ ...c }) as McpResource['contents'][number]);
+  const result = await liveClient(connection).readResource(
+    { uri },
+    options.signal ? { signal: options.signal } : {},
+  );
+  const contents = result.contents.map((c) => ({ ...c }));
   return { uri, parts: contents.flatMap(resourceParts), contents };
 }

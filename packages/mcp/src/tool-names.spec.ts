@@ -19,7 +19,9 @@ describe('MCP tool names for providers', () => {
 
   it('derives a default prefix from the server name and refuses an explicit bad one', () => {
     expect(defaultPrefix('my server.io')).toBe('my_server_io');
-    expect(() => checkPrefix('bad prefix', 'files')).toThrow(/Invalid prefix "bad prefix" for MCP server "files"/);
+    expect(() => checkPrefix('bad prefix', 'files')).toThrow(
+      /Invalid prefix "bad prefix" for MCP server "files"/,
+    );
     expect(() => checkPrefix('ok-prefix_1', 'files')).not.toThrow();
   });
 

@@ -26,6 +26,9 @@ export function defaultPrefix(server: string): string {
 export function modelToolName(prefix: string | undefined, name: string): string {
   const full = (prefix ? `${prefix}_${name}` : name).replace(INVALID, '_') || '_';
   if (full.length <= MAX) return full;
-  const hash = createHash('sha256').update(`${prefix ?? ''}\0${name}`).digest('hex').slice(0, 8);
+  const hash = createHash('sha256')
+    .update(`${prefix ?? ''}\0${name}`)
+    .digest('hex')
+    .slice(0, 8);
   return `${full.slice(0, MAX - 9)}_${hash}`;
 }

@@ -54,7 +54,11 @@ describe('Turn.withTools', () => {
     const run$ = runAgent({
       model,
       prompt: 'go',
-      pipeline: (turn$) => turn$.pipe(map((item) => (isTurn(item) ? item.withTools([echo, echo]) : item)), llmStep()),
+      pipeline: (turn$) =>
+        turn$.pipe(
+          map((item) => (isTurn(item) ? item.withTools([echo, echo]) : item)),
+          llmStep(),
+        ),
     });
     await expect(collectEvents(run$)).rejects.toThrow(AgentConfigError);
   });
