@@ -53,8 +53,8 @@ export interface HttpServerProcess {
 }
 
 /** Starts server-everything over Streamable HTTP and resolves once it listens. */
-export async function startEverythingHttp(): Promise<HttpServerProcess> {
-  const port = await freePort();
+export async function startEverythingHttp(port?: number): Promise<HttpServerProcess> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
