@@ -1,12 +1,15 @@
 import { llmStep, executeTools, runAgent, type AgentEvent, type ToolEndEvent } from '@rxagent/core';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, Subject, toArray } from 'rxjs';
 import { connectMcp, type McpConnection } from './mcp-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
 import { mcpPromptMessages } from './prompt-messages.js';
 import { readMcpResource } from './read-resource.js';
 import { refreshMcpTools } from './refresh-mcp-tools.js';
 import { edgeStdio, isAlive } from './test-servers.test.js';
+
+// Servers are real processes: starting one takes seconds on a loaded machine.
+jest.setTimeout(30_000);
 
 const ends = (events: AgentEvent[]) => events.filter((e): e is ToolEndEvent => e.type === 'tool-end');
 const texts = (e: ToolEndEvent | undefined) =>
@@ -68,6 +71,32 @@ describe('edge cases against a server written with the official SDK', () => {
         (s) => s.cancellations === 1,
       ),
     ).resolves.toMatchObject({ calls: 1 });
+  });
+
+  it("sends MCP cancellation when a steering message interrupts a server marked interrupt: 'cancel'", async () => {
+    const steerable = await connectMcp(edgeStdio({ name: 'steerable', interrupt: 'cancel' }));
+    try {
+      const steering$ = new Subject<string>();
+      const model = scriptedModel([toolCallTurn({ name: 'hang', args: {} }), textTurn('ok')]);
+      const events$ = collectEvents(runAgent({ model, prompt: 'go', tools: steerable.tools, steering$ }));
+      await waitFor(
+        () => stats(steerable),
+        (s) => s.calls === 1,
+      );
+      steering$.next('Stop that, do something else.');
+      const events = await events$;
+      expect(ends(events)[0]).toMatchObject({ toolName: 'hang', isError: true });
+      await expect(
+        waitFor(
+          () => stats(steerable),
+          (s) => s.cancellations === 1,
+        ),
+      ).resolves.toMatchObject({
+        cancellations: 1,
+      });
+    } finally {
+      await steerable.close();
+    }
   });
 
   it('refuses invalid arguments with the schema errors before the server sees the call', async () => {

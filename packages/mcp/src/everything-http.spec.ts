@@ -4,6 +4,9 @@ import { connectMcp, type McpConnection } from './mcp-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
 import { startEverythingHttp, type HttpServerProcess } from './test-servers.test.js';
 
+// Servers are real processes: starting one takes seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 const SECRET = 'sk-test-mcp-header-secret-123456';
 const ends = (events: AgentEvent[]) => events.filter((e): e is ToolEndEvent => e.type === 'tool-end');
 const texts = (e: ToolEndEvent | undefined) =>

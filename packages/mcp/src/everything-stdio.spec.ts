@@ -5,6 +5,9 @@ import { mcpPromptMessages } from './prompt-messages.js';
 import { readMcpResource } from './read-resource.js';
 import { everythingStdio } from './test-servers.test.js';
 
+// Servers are real processes: starting one takes seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 const ends = (events: AgentEvent[]) => events.filter((e): e is ToolEndEvent => e.type === 'tool-end');
 const texts = (e: ToolEndEvent | undefined) =>
   (e?.result.content ?? []).map((p) => (p.type === 'text' ? p.text : `<${p.type}>`)).join('\n');

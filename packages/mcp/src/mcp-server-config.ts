@@ -78,6 +78,8 @@ export interface McpServerOptions {
   include?: readonly string[];
   /** Leave these tools out (names on the server, `*` patterns). */
   exclude?: readonly string[];
+  /** On an interrupting steer: `'cancel'` cancels this server's running calls (MCP cancellation); default `'block'`. */
+  interrupt?: 'block' | 'cancel';
   /** Per-call timeout of this server's tools (default: the run's `toolTimeoutMs`). */
   timeoutMs?: number;
   reconnect?: McpReconnectOptions;

@@ -92,6 +92,7 @@ export function buildMcpTools(
         execute: (args: Record<string, unknown>, ctx: ToolContext) => call(wire.name, args, ctx),
         needsApproval: needsApproval(server.needsApproval, info),
         ...(server.timeoutMs !== undefined ? { timeoutMs: server.timeoutMs } : {}),
+        ...(server.interrupt ? { interrupt: server.interrupt } : {}),
       });
       tools.push(Object.assign(built, { mcp: info }));
       names.add(name);
