@@ -3,7 +3,6 @@ import type { RichToolOutput, ToolContext } from '@rxagent/core';
 import {
   asyncScheduler,
   BehaviorSubject,
-  defer,
   distinctUntilChanged,
   filter,
   map,
@@ -12,7 +11,7 @@ import {
   switchMap,
   take,
   timer,
-  type Observable,
+  Observable,
   type Subscription,
 } from 'rxjs';
 import { callOnSession } from './call-on-session.js';
@@ -239,15 +238,11 @@ export class McpConnection {
     const delay = (attempt: number) => Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
     this.reconnecting = timer(delay(1), scheduler)
       .pipe(
-        switchMap(() => defer(() => this.open())),
+        switchMap(() => this.openUnlessDropped()),
         retry({ count: maxAttempts - 1, delay: (_error, n) => timer(delay(n + 1), scheduler) }),
       )
       .subscribe({
         next: (next) => {
-          if (this.state$.value.status !== 'reconnecting') {
-            void next.client.close().catch(() => undefined);
-            return;
-          }
           this.state$.next({ status: 'connected', session: next });
           void this.refreshTools();
         },
@@ -256,6 +251,26 @@ export class McpConnection {
           if (this.state$.value.status === 'reconnecting') this.state$.next({ status: 'failed' });
         },
       });
+  }
+
+  /** A session as an Observable: one that opens after unsubscribe (close() came first) is closed at once. */
+  private openUnlessDropped(): Observable<McpSession> {
+    return new Observable<McpSession>((subscriber) => {
+      let dropped = false;
+      this.open().then(
+        (session) => {
+          if (dropped) void session.client.close().catch(() => undefined);
+          else {
+            subscriber.next(session);
+            subscriber.complete();
+          }
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => {
+        dropped = true;
+      };
+    });
   }
 
   /** @internal Opens a session to this connection's server. */
