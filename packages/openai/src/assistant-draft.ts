@@ -1,5 +1,12 @@
 import { MessageBuilder } from '@rxagent/core/provider';
-import type { AssistantMessage, FinishReason, ModelEvent, Usage } from '@rxagent/core';
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  ModelEvent,
+  ToolCallPart,
+  Usage,
+} from '@rxagent/core';
 import { parseToolCall } from './parse-tool-arguments.js';
 
 interface DraftCall {
@@ -54,6 +61,15 @@ export class AssistantDraft {
     return this.emit({ type: 'text-delta', index: this.indexOf(`text:${key}`), text });
   }
 
+  /** The text of text part `key` so far (undefined when it has none). */
+  textOf(key: string): string | undefined {
+    const index = this.indices.get(`text:${key}`);
+    if (index === undefined) return undefined;
+    // Every index handed out was emitted at once, so it is also the part's position.
+    const part = this.builder.message.content[index];
+    return part?.type === 'text' ? part.text : undefined;
+  }
+
   /** Appends reasoning text to the thinking part `key`. */
   thinking(key: string, text: string): ModelEvent[] {
     if (!text) return [];
@@ -105,6 +121,26 @@ export class AssistantDraft {
       index: call.index,
       call: parseToolCall(call.id, call.name, call.argsText),
     });
+  }
+
+  /**
+   * Ends tool call `key` with a call the mapper built itself (a native call kind whose
+   * arguments are not JSON text), starting it first when it was not streamed.
+   */
+  endCallWith(key: string, call: ToolCallPart): ModelEvent[] {
+    const events = this.startCall(key, call.id, call.name);
+    const draft = this.calls.get(key);
+    if (!draft || draft.ended) return events;
+    draft.ended = true;
+    return [
+      ...events,
+      ...this.emit({ type: 'toolcall-end', index: draft.index, call: { ...call, id: draft.id } }),
+    ];
+  }
+
+  /** Sets the whole `kind` part `key` (completing a streamed one, or adding a new one). */
+  setPart(kind: 'text' | 'thinking' | 'part', key: string, part: AssistantPart): ModelEvent[] {
+    return this.emit({ type: 'part', index: this.indexOf(`${kind}:${key}`), part });
   }
 
   /** Ends every open tool call, then emits `usage` (when known) and the `finish` event. */
