@@ -8,6 +8,7 @@ import {
   type ChatRequest,
   type ModelEvent,
 } from '@rxagent/core';
+import { textToolNames } from '@rxagent/core/provider';
 import { asyncScheduler, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';
@@ -160,11 +161,6 @@ export class AnthropicChatModel implements ChatModel {
 
 /** How many times one turn may be continued after `pause_turn` before it ends as it is. */
 const MAX_PAUSE_CONTINUATIONS = 10;
-
-/** Free-form tools (string parameters), which Anthropic sees as `{ input }` objects. */
-function textToolNames(request: ChatRequest): ReadonlySet<string> {
-  return new Set((request.tools ?? []).filter((t) => t.parameters.type === 'string').map((t) => t.name));
-}
 
 /** What the subscription and the pump share about one call. */
 interface CallState {

@@ -91,8 +91,9 @@ function readable(kind: string, data: Record<string, unknown>): string {
     unknown
   >;
   if (kind === 'server_tool_use' || kind === 'mcp_tool_use') {
-    const detail = input.query ?? input.url ?? input.code ?? input.command ?? '';
-    return `${String(data.name ?? kind)}${detail ? `: ${String(detail)}` : ''}`;
+    const detail = [input.query, input.url, input.code, input.command].find((v) => typeof v === 'string');
+    const name = typeof data.name === 'string' ? data.name : kind;
+    return `${name}${detail ? `: ${detail}` : ''}`;
   }
   const content = data.content;
   if (Array.isArray(content)) {
@@ -114,7 +115,10 @@ function readable(kind: string, data: Record<string, unknown>): string {
 
 function toCitation(raw: unknown): Citation {
   const c = (raw ?? {}) as Record<string, unknown>;
-  const str = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : undefined);
+  const str = (key: string): string | undefined => {
+    const value = c[key];
+    return typeof value === 'string' ? value : undefined;
+  };
   const kind: Citation['kind'] =
     c.type === 'web_search_result_location'
       ? 'url'

@@ -46,7 +46,11 @@ export class AssistantDraft {
   private readonly indices = new Map<string, number>();
   private readonly calls = new Map<string, DraftCall>();
 
-  constructor(modelId: string, timestamp: number) {
+  constructor(
+    modelId: string,
+    timestamp: number,
+    private readonly textTools: ReadonlySet<string> = new Set(),
+  ) {
     this.builder = new MessageBuilder('openai', modelId, timestamp);
   }
 
@@ -119,8 +123,15 @@ export class AssistantDraft {
     return this.emit({
       type: 'toolcall-end',
       index: call.index,
-      call: parseToolCall(call.id, call.name, call.argsText),
+      call: this.unwrapText(parseToolCall(call.id, call.name, call.argsText)),
     });
+  }
+
+  /** A free-form tool's `{ input }` arguments back to its text. */
+  private unwrapText(call: ToolCallPart): ToolCallPart {
+    if (!this.textTools.has(call.name) || call.argsError !== undefined) return call;
+    const input = (call.args as { input?: unknown } | null)?.input;
+    return { ...call, args: typeof input === 'string' ? input : '' };
   }
 
   /**

@@ -45,8 +45,12 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
   private responseId: string | undefined;
   private citations: string[] = [];
 
-  constructor(modelId: string, timestamp: number) {
-    this.draft = new AssistantDraft(modelId, timestamp);
+  /**
+   * @param textTools Free-form tools (string parameters), declared as `{ input }` functions:
+   *   their calls' arguments are unwrapped back to the string.
+   */
+  constructor(modelId: string, timestamp: number, textTools: ReadonlySet<string> = new Set()) {
+    this.draft = new AssistantDraft(modelId, timestamp, textTools);
   }
 
   get terminated(): boolean {

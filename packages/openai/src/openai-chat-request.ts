@@ -61,10 +61,24 @@ function chatTool(spec: ToolSpec): ChatCompletionFunctionTool {
     function: {
       name: spec.name,
       description: spec.description,
-      parameters: spec.strict ? toOpenAIStrictSchema(spec.parameters, spec.name) : spec.parameters,
+      parameters: chatParameters(spec),
       ...(spec.strict && { strict: true }),
     },
   };
+}
+
+function chatParameters(spec: ToolSpec): Record<string, unknown> {
+  // A free-form tool (string parameters) takes its text as the one property `input`.
+  const parameters =
+    spec.parameters.type === 'string'
+      ? {
+          type: 'object',
+          properties: { input: spec.parameters },
+          required: ['input'],
+          additionalProperties: false,
+        }
+      : spec.parameters;
+  return spec.strict ? toOpenAIStrictSchema(parameters, spec.name) : parameters;
 }
 
 function chatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {

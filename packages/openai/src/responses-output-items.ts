@@ -130,9 +130,9 @@ function readableText(item: LooseItem): string | undefined {
       return [`code interpreter:\n${stringField(item, 'code') ?? ''}`, ...logs].join('\n');
     }
     case 'image_generation_call':
-      return `image generation${item.revised_prompt ? `: ${String(item.revised_prompt)}` : ''}`;
+      return `image generation${stringField(item, 'revised_prompt') ? `: ${stringField(item, 'revised_prompt')}` : ''}`;
     case 'mcp_call':
-      return `mcp ${stringField(item, 'server_label') ?? ''}.${stringField(item, 'name') ?? ''}(${stringField(item, 'arguments') ?? ''})${item.output ? ` → ${String(item.output)}` : ''}`;
+      return `mcp ${stringField(item, 'server_label') ?? ''}.${stringField(item, 'name') ?? ''}(${stringField(item, 'arguments') ?? ''})${stringField(item, 'output') ? ` → ${stringField(item, 'output')}` : ''}`;
     default:
       return item.type.replace(/_/g, ' ');
   }
