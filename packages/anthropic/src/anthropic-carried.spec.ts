@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { runAgent, tool, type AgentEvent, type AssistantMessage, type ModelEvent } from '@rxagent/core';
 import { collectEvents } from '@rxagent/testing';
@@ -14,6 +16,17 @@ import {
 // What real Anthropic streams carry beyond text, thinking and tool_use, replayed through the
 // official SDK against the local SSE server (streams authored after Anthropic's API reference
 // where no recording is published), and what the next request sends back.
+
+/** A recorded stream (one event's data per line) as SSE events. */
+function recorded(file: string): { event: string; data: unknown }[] {
+  return readFileSync(join(__dirname, '__fixtures__', file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const data = JSON.parse(line) as { type: string };
+      return { event: data.type, data };
+    });
+}
 
 const ask = { messages: [{ role: 'user' as const, content: 'Go', timestamp: 0 }] };
 const finishOf = (events: ModelEvent[]) => {
@@ -279,12 +292,23 @@ describe('Anthropic: what real streams carry', () => {
     );
   });
 
-  it('maps refusal to content-filter', async () => {
+  it('maps a recorded refusal to content-filter and keeps its stop details', async () => {
     const events = await withServer(
-      () => turn(textBlock(0, 'I can’t help with that.'), 'refusal'),
+      () => ({ events: recorded('anthropic-refusal.chunks.txt') }),
       (model) => collect(model.stream(ask)),
     );
-    expect(finishOf(events).reason).toBe('content-filter');
+    const { reason, message } = finishOf(events);
+    expect(reason).toBe('content-filter');
+    expect(message.providerMetadata).toEqual({
+      stopDetails: {
+        type: 'refusal',
+        category: 'cyber',
+        explanation:
+          "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+        recommended_model: 'claude-fable-5',
+      },
+    });
+    expect(message.usage).toMatchObject({ inputTokens: 18, outputTokens: 5 });
   });
 
   it('declares a free-form tool as { input } and hands the tool its text', async () => {

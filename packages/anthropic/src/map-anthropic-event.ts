@@ -31,7 +31,7 @@ type StartBlock = Extract<RawMessageStreamEvent, { type: 'content_block_start' }
  * text part, and content that `message_start` already carries (programmatic tool calling,
  * with its `stop_reason`) is mapped like streamed blocks. `message_stop` yields `usage` then
  * `finish` with the complete message, whose `providerMetadata` keeps the code-execution
- * `container` and `context_management`; after a `pause_turn` it yields nothing and sets
+ * `container`, `context_management` and a refusal's `stop_details`; after a `pause_turn` it yields nothing and sets
  * `paused` instead, so the model can continue the turn with `resume()`. `ping` is ignored;
  * an `error` event throws the matching typed provider error.
  *
@@ -120,8 +120,9 @@ export class AnthropicEventMapper {
       case 'message_delta': {
         if (event.delta?.stop_reason) this.noteStop(event.delta.stop_reason);
         updateTokenCounts(this.tokens, event.usage);
-        const { container } = event.delta as { container?: unknown };
+        const { container, stop_details } = event.delta as { container?: unknown; stop_details?: unknown };
         if (container) this.metadata.container = container;
+        if (stop_details) this.metadata.stopDetails = stop_details;
         const { context_management } = event as { context_management?: unknown };
         if (context_management) this.metadata.contextManagement = context_management;
         return [];

@@ -21,14 +21,18 @@ import { imageUrl, isSkippedAssistant, toolArgumentsText } from './openai-reques
  * (`custom_tool_call`, `local_shell_call`, `shell_call`, `apply_patch_call`), tool results →
  * the matching `…_output` item (text, or text and `input_image` items when the result has
  * images). OpenAI reasoning (thinking parts with an item `id`) goes back as `reasoning` items
- * with their `encrypted_content`; OpenAI provider parts (server tools' items) go back
+ * with their `encrypted_content` (without it, only when responses are stored: an unstored id
+ * cannot be referenced); OpenAI provider parts (server tools' items) go back
  * verbatim; other providers' thinking and parts are left out. Failed empty assistant turns are
  * dropped.
  *
  * @example
  * convertToOpenAIResponsesInput([userMessage('Hi')]); // [{ role: 'user', content: 'Hi' }]
  */
-export function convertToOpenAIResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
+export function convertToOpenAIResponsesInput(
+  messages: readonly Message[],
+  options: { store?: boolean } = {},
+): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   // The kind each call came as, so its result goes back as the matching output item.
   const callKinds = new Map<string, string>();
@@ -47,7 +51,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Res
         for (const part of message.content) {
           if (part.type === 'tool-call' && part.providerKind) callKinds.set(part.id, part.providerKind);
         }
-        out.push(...assistantItems(message));
+        out.push(...assistantItems(message, options.store === true));
         break;
       case 'tool':
         out.push(toolResultItem(message, callKinds.get(message.toolCallId)));
@@ -70,7 +74,7 @@ function inputContent(parts: readonly (TextPart | ImagePart)[]): ResponseInputCo
   return content;
 }
 
-function assistantItems(message: AssistantMessage): ResponseInputItem[] {
+function assistantItems(message: AssistantMessage, stored: boolean): ResponseInputItem[] {
   if (isSkippedAssistant(message)) return [];
   const ours = message.provider === 'openai';
   const items: ResponseInputItem[] = [];
@@ -98,7 +102,7 @@ function assistantItems(message: AssistantMessage): ResponseInputItem[] {
     flushText();
     if (part.type === 'tool-call') {
       items.push(callItem(part));
-    } else if (part.type === 'thinking' && ours && part.id) {
+    } else if (part.type === 'thinking' && ours && part.id && (part.encrypted || stored)) {
       // Consecutive parts of one reasoning item (its summaries) go back as that one item.
       if (reasoning?.id === part.id) reasoning.summary.push({ type: 'summary_text', text: part.text });
       else items.push((reasoning = reasoningItem(part)));

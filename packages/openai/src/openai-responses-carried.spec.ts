@@ -351,6 +351,65 @@ describe('OpenAI Responses: client-side calls that are not function calls', () =
   });
 });
 
+describe('OpenAI Responses: recorded streams', () => {
+  it('runs a recorded local_shell_call with the local_shell tool; an unstored reasoning item without encrypted content is not referenced', async () => {
+    server = await scriptedServer(
+      { events: recorded('openai-local-shell-tool.1.chunks.txt') },
+      { events: [...RESPONSES_START, ...responsesMessage(0, ['Listed.']), responsesCompleted()] },
+    );
+    const commands: string[][] = [];
+    const localShell = tool({
+      name: 'local_shell',
+      description: 'Run a command',
+      parameters: z.object({ command: z.array(z.string()) }).loose(),
+      providerTools: { openai: { type: 'local_shell' } },
+      execute: ({ command }) => {
+        commands.push(command);
+        return '.\n..\n.bashrc';
+      },
+    });
+    const events = await collectEvents(
+      runAgent({ model: responses(server), prompt: 'List home', tools: [localShell] }),
+    );
+    expect(commands).toEqual([['ls', '-a', '~']]);
+    expect(messageEnds(events)[0]!.content).toEqual([
+      { type: 'thinking', text: '', id: 'rs_68da7fd65a3481948bbb35ff2c79c6c20faf5df54b42d9a6' },
+      {
+        type: 'tool-call',
+        id: 'call_h3nm8hUG0KO9tVNuRACkL1ri',
+        name: 'local_shell',
+        args: { type: 'exec', command: ['ls', '-a', '~'], env: {} },
+        providerKind: 'local_shell_call',
+        itemId: 'lsh_68da7fd99b3c8194bd624b18c0c0851b0faf5df54b42d9a6',
+      },
+    ]);
+    expect(inputOf(server, 1).slice(1)).toEqual([
+      {
+        type: 'local_shell_call',
+        id: 'lsh_68da7fd99b3c8194bd624b18c0c0851b0faf5df54b42d9a6',
+        call_id: 'call_h3nm8hUG0KO9tVNuRACkL1ri',
+        action: { type: 'exec', command: ['ls', '-a', '~'], env: {} },
+        status: 'completed',
+      },
+      { type: 'local_shell_call_output', id: 'call_h3nm8hUG0KO9tVNuRACkL1ri', output: '.\n..\n.bashrc' },
+    ]);
+  });
+
+  it('keeps the phases of a recorded commentary + final answer stream apart', async () => {
+    server = await scriptedServer({ events: recorded('openai-phase.1.chunks.txt') });
+    const message = finishOf(
+      await collect(
+        responses(server).stream({ messages: [{ role: 'user', content: 'Capital?', timestamp: 0 }] }),
+      ),
+    ).message;
+    expect(message.content).toEqual([
+      { type: 'text', text: "I'm going to search for that", phase: 'commentary' },
+      { type: 'text', text: 'The capital of France is Paris.', phase: 'final_answer' },
+    ]);
+    expect(message.model).toBe('gpt-5.3-codex');
+  });
+});
+
 describe('OpenAI Responses: citations, phases and server tools', () => {
   const annotated = (
     outputIndex: number,

@@ -26,9 +26,10 @@ import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
  * // { model: 'gpt-5-mini', instructions: 'Be brief.', input: [...], store: false, stream: true }
  */
 export function openAIResponsesBody(modelId: string, request: ChatRequest): ResponseCreateParamsStreaming {
+  const options = request.providerOptions?.openai ?? {};
   const body: Record<string, unknown> = {
     model: modelId,
-    input: convertToOpenAIResponsesInput(request.messages),
+    input: convertToOpenAIResponsesInput(request.messages, { store: options.store === true }),
   };
   const instructions = systemText(request.system);
   if (instructions !== undefined) body.instructions = instructions;
@@ -44,7 +45,6 @@ export function openAIResponsesBody(modelId: string, request: ChatRequest): Resp
   const text = textConfig(request.responseFormat);
   if (text) body.text = text;
   body.store = false;
-  const options = request.providerOptions?.openai ?? {};
   if (effort && options.store !== true) body.include = ['reasoning.encrypted_content'];
   return { ...body, ...options, stream: true };
 }
