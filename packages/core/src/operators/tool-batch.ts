@@ -26,6 +26,7 @@ import { flag, type CallSettled } from '../tools/call-settled.js';
 import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
 import { errorToolResult } from '../tools/tool-output.js';
 import type { ToolScope } from '../tools/execute-tool.js';
+import type { ToolScopeCall } from '../loop/run-instrument.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 
 /**
@@ -96,7 +97,7 @@ export function runToolBatch(
     const instrument = config.instrument;
     const scope = instrument?.toolScope;
     const toolScope: ToolScope | undefined = scope
-      ? (call, execute) => scope.call(instrument, call, execute)
+      ? <T>(call: ToolScopeCall, execute: () => T): T => scope.call(instrument, call, execute) as T
       : undefined;
     let skipText: string | undefined;
     let stop: { error: AgentStop; call: ToolCallPart } | undefined;
