@@ -287,7 +287,8 @@ export class RunSpans {
       this.pending = [];
     }
     span.setAttributes(attributes);
-    if (message.stopReason === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: 'The model call ended with an error.' });
+    if (message.stopReason === 'error')
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'The model call ended with an error.' });
     span.end(hrTime(now));
     this.lastFinish = message.stopReason;
     this.chatContext = trace.setSpan(this.runContext ?? env.parent, span);
@@ -332,11 +333,14 @@ export class RunSpans {
     const { env } = this;
     span.setAttribute(RXAGENT.TOOL_IS_ERROR, isError);
     const text = result.content.map((p) => (p.type === 'text' ? (p.text ?? '') : '[image]')).join('');
-    if (env.captureContent) span.setAttribute(GEN_AI.TOOL_CALL_RESULT, boundedText(text, env.maxContentLength));
+    if (env.captureContent)
+      span.setAttribute(GEN_AI.TOOL_CALL_RESULT, boundedText(text, env.maxContentLength));
     if (isError) {
       span.setAttribute(GEN_AI.ERROR_TYPE, 'tool_error');
       // The result text is content (it may quote the arguments): only with captureContent.
-      const message = env.captureContent ? boundedText(text, 1024) : 'The tool call ended with an error result.';
+      const message = env.captureContent
+        ? boundedText(text, 1024)
+        : 'The tool call ended with an error result.';
       span.setStatus({ code: SpanStatusCode.ERROR, message });
     }
     span.end(hrTime(now));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { Agent, runAgent, tool } from '@rxagent/core';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
@@ -39,7 +39,12 @@ describe('traceRun and the active context', () => {
       textTurn('21°C'),
     ]);
     await collectEvents(
-      runAgent({ model, prompt: 'Weather?', tools: [lookup], instrument: traceRun({ tracerProvider: tracing.provider }) }),
+      runAgent({
+        model,
+        prompt: 'Weather?',
+        tools: [lookup],
+        instrument: traceRun({ tracerProvider: tracing.provider }),
+      }),
     );
     expect(parentOf(tracing.spans(), 'SELECT cities')).toBe('execute_tool lookup');
   });
@@ -91,7 +96,11 @@ describe('traceRun and the active context', () => {
     const tracing = memoryTracing();
     const agent = new Agent({
       model: scriptedModel([textTurn('one'), textTurn('two')]),
-      instrument: traceRun({ tracerProvider: tracing.provider, agentName: 'helper', conversationId: 'conv-1' }),
+      instrument: traceRun({
+        tracerProvider: tracing.provider,
+        agentName: 'helper',
+        conversationId: 'conv-1',
+      }),
     });
     await agent.prompt('first');
     await agent.prompt('second');
@@ -111,7 +120,10 @@ describe('traceRun and the active context', () => {
     });
     const run = async (captureContent: boolean) => {
       const tracing = memoryTracing();
-      const model = scriptedModel([toolCallTurn({ name: 'echo', args: { text: long } }), textTurn('Echoed.')]);
+      const model = scriptedModel([
+        toolCallTurn({ name: 'echo', args: { text: long } }),
+        textTurn('Echoed.'),
+      ]);
       await collectEvents(
         runAgent({
           model,
@@ -137,7 +149,9 @@ describe('traceRun and the active context', () => {
     const input = JSON.parse(chats[0]?.attributes['gen_ai.input.messages'] as string) as unknown;
     expect(input).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Echo this' }] }]);
     const output = JSON.parse(chats[1]?.attributes['gen_ai.output.messages'] as string) as unknown;
-    expect(output).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Echoed.' }], finish_reason: 'stop' }]);
+    expect(output).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Echoed.' }], finish_reason: 'stop' },
+    ]);
   });
 
   it('refuses a maxContentLength that is not a count, saying so', () => {

@@ -48,7 +48,8 @@ async function startReceiver(): Promise<{ url: string; requests: OtlpRequest[]; 
 const plain = (value: OtlpValue): unknown =>
   value.arrayValue
     ? value.arrayValue.values.map(plain)
-    : (value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)));
+    : (value.stringValue ??
+      (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)));
 
 describe('traceRun exported over OTLP/HTTP', () => {
   it('sends the run, model-call and tool-call spans, nested, to an OTLP receiver', async () => {
@@ -64,9 +65,15 @@ describe('traceRun exported over OTLP/HTTP', () => {
         execute: ({ path }) => `contents of ${path}`,
       });
       const model = scriptedModel([
-        toolCallTurn([{ name: 'read', args: { path: 'a.md' } }, { name: 'read', args: { path: 'b.md' } }], {
-          usage: { inputTokens: 40, outputTokens: 12 },
-        }),
+        toolCallTurn(
+          [
+            { name: 'read', args: { path: 'a.md' } },
+            { name: 'read', args: { path: 'b.md' } },
+          ],
+          {
+            usage: { inputTokens: 40, outputTokens: 12 },
+          },
+        ),
         textTurn('Both files are notes.', { usage: { inputTokens: 80, outputTokens: 6 } }),
       ]);
       await collectEvents(
@@ -82,8 +89,12 @@ describe('traceRun exported over OTLP/HTTP', () => {
       await provider.shutdown();
       receiver.server.close();
     }
-    const spans = receiver.requests.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
-    const scopes = receiver.requests.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.map((s) => s.scope.name)));
+    const spans = receiver.requests.flatMap((r) =>
+      r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)),
+    );
+    const scopes = receiver.requests.flatMap((r) =>
+      r.resourceSpans.flatMap((rs) => rs.scopeSpans.map((s) => s.scope.name)),
+    );
     expect(new Set(scopes)).toEqual(new Set(['@rxagent/otel']));
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     const parentName = (s: OtlpSpan) => (s.parentSpanId ? byId.get(s.parentSpanId)?.name : undefined);
@@ -105,7 +116,9 @@ describe('traceRun exported over OTLP/HTTP', () => {
       'rxagent.stop.reason': 'completed',
     });
     expect(run.events?.map((e) => e.name)).toEqual(['rxagent.stop']);
-    const chat = spans.find((s) => s.name === 'chat scripted-model' && attrs(s)['rxagent.step'] === 1) as OtlpSpan;
+    const chat = spans.find(
+      (s) => s.name === 'chat scripted-model' && attrs(s)['rxagent.step'] === 1,
+    ) as OtlpSpan;
     expect(chat.kind).toBe(3); // SPAN_KIND_CLIENT
     expect(attrs(chat)['gen_ai.response.finish_reasons']).toEqual(['tool_call']);
     const tools = spans.filter((s) => s.name === 'execute_tool read').map(attrs);

@@ -1,26 +1,40 @@
 import { z } from 'zod';
 import { map, timer } from 'rxjs';
-import {
-  AuthError,
-  RateLimitError,
-  runAgent,
-  tool,
-  type ModelEvent,
-  type ToolCallPart,
-} from '@rxagent/core';
+import { AuthError, RateLimitError, runAgent, tool, type ModelEvent, type ToolCallPart } from '@rxagent/core';
 import { assistantMessage, createTestScheduler, finishEvent, marbleModel, textDelta } from '@rxagent/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { traceRun } from './trace-run.js';
 import { memoryTracing, ms, spanNamed, spanTree } from './test-tracing.test.js';
 
-const call = (id: string, waitMs: number): ToolCallPart => ({ type: 'tool-call', id, name: 'wait', args: { ms: waitMs } });
-const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 60, cacheWriteTokens: 5, totalTokens: 120 };
+const call = (id: string, waitMs: number): ToolCallPart => ({
+  type: 'tool-call',
+  id,
+  name: 'wait',
+  args: { ms: waitMs },
+});
+const usage = {
+  inputTokens: 100,
+  outputTokens: 20,
+  cacheReadTokens: 60,
+  cacheWriteTokens: 5,
+  totalTokens: 120,
+};
 const values: Record<string, ModelEvent> = {
   a: textDelta('Hi'),
   g: finishEvent(
-    assistantMessage([call('c1', 30), call('c2', 10)], 'tool-calls', { usage, provider: 'marble', model: 'marble-2' }),
+    assistantMessage([call('c1', 30), call('c2', 10)], 'tool-calls', {
+      usage,
+      provider: 'marble',
+      model: 'marble-2',
+    }),
   ),
-  f: finishEvent(assistantMessage([{ type: 'text', text: 'Done' }], 'stop', { usage, provider: 'marble', model: 'marble-2' })),
+  f: finishEvent(
+    assistantMessage([{ type: 'text', text: 'Done' }], 'stop', {
+      usage,
+      provider: 'marble',
+      model: 'marble-2',
+    }),
+  ),
 };
 
 const waitTool = (needsApproval = false) =>
@@ -71,7 +85,9 @@ describe('traceRun in virtual time', () => {
     expect(run.events.map((e) => [e.name, ms(e.time), e.attributes?.['rxagent.stop.reason']])).toEqual([
       ['rxagent.stop', 60, 'completed'],
     ]);
-    const [firstChat] = spans.filter((s) => s.name === 'chat marble-model').sort((a, b) => ms(a.startTime) - ms(b.startTime));
+    const [firstChat] = spans
+      .filter((s) => s.name === 'chat marble-model')
+      .sort((a, b) => ms(a.startTime) - ms(b.startTime));
     expect(firstChat?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.request.model': 'marble-model',
@@ -84,10 +100,18 @@ describe('traceRun in virtual time', () => {
     });
     const tools = spans.filter((s) => s.name === 'execute_tool wait');
     expect(tools.map((s) => s.attributes['gen_ai.tool.call.id']).sort()).toEqual(['c1', 'c2']);
-    expect(tools[0]?.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.type': 'function' });
+    expect(tools[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.type': 'function',
+    });
     // Content is off by default.
     for (const span of spans) {
-      for (const key of ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'])
+      for (const key of [
+        'gen_ai.input.messages',
+        'gen_ai.output.messages',
+        'gen_ai.tool.call.arguments',
+        'gen_ai.tool.call.result',
+      ])
         expect(span.attributes[key]).toBeUndefined();
     }
   });
@@ -97,7 +121,10 @@ describe('traceRun in virtual time', () => {
     createTestScheduler().run(({ cold, flush }) => {
       const model = marbleModel(
         cold,
-        [{ marble: '10ms #', error: new RateLimitError('Too many requests', { status: 429 }) }, '5ms a 4ms (f|)'],
+        [
+          { marble: '10ms #', error: new RateLimitError('Too many requests', { status: 429 }) },
+          '5ms a 4ms (f|)',
+        ],
         values,
       );
       runAgent({
@@ -151,7 +178,10 @@ describe('traceRun in virtual time', () => {
     expect(c1?.events[1]?.attributes?.['rxagent.approval.approved']).toBe(true);
     const c2 = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c2');
     expect(c2?.events[1]?.attributes?.['rxagent.approval.approved']).toBe(false);
-    expect(c2?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'The tool call ended with an error result.' });
+    expect(c2?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'The tool call ended with an error result.',
+    });
   });
 
   it('sets the error status with the typed error class and message, and never the key', () => {
@@ -165,9 +195,11 @@ describe('traceRun in virtual time', () => {
         cause: new Error(`header Authorization: Bearer ${key}`),
       });
       const model = marbleModel(cold, [{ marble: '10ms #', error }], values);
-      runAgent({ model, prompt: 'hi', instrument: traceRun({ tracerProvider: tracing.provider }) }).subscribe({
-        error: (e: unknown) => (failed = e),
-      });
+      runAgent({ model, prompt: 'hi', instrument: traceRun({ tracerProvider: tracing.provider }) }).subscribe(
+        {
+          error: (e: unknown) => (failed = e),
+        },
+      );
       flush();
     });
     expect(failed).toBeInstanceOf(AuthError);

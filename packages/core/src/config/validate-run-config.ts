@@ -13,11 +13,17 @@ function checkSignal(value: unknown): void {
 
 function checkInstrument(value: unknown): void {
   if (value === undefined) return;
-  const hooks = typeof value === 'object' || typeof value === 'function' ? (value as Record<string, unknown>) : null;
+  const hooks =
+    typeof value === 'object' || typeof value === 'function' ? (value as Record<string, unknown>) : null;
   const ok =
     hooks !== null &&
     ['events', 'toolScope'].every((key) => hooks[key] === undefined || typeof hooks[key] === 'function');
-  if (!ok) throw invalidOption('instrument', value, 'a RunInstrument: { events?(events$, run), toolScope?(call, execute) }');
+  if (!ok)
+    throw invalidOption(
+      'instrument',
+      value,
+      'a RunInstrument: { events?(events$, run), toolScope?(call, execute) }',
+    );
 }
 
 function checkStopWhen(value: unknown): void {

@@ -133,7 +133,9 @@ describe('RunInstrument', () => {
         prompt: 'hi',
         instrument: instrument as unknown as RunInstrument,
       });
-      await expect(collectEvents(run$)).rejects.toThrow(/Invalid option instrument: .*expected a RunInstrument/);
+      await expect(collectEvents(run$)).rejects.toThrow(
+        /Invalid option instrument: .*expected a RunInstrument/,
+      );
     },
   );
 });

@@ -95,10 +95,15 @@ export function runToolBatch(
     const progress = new Subject<AgentEvent>();
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
     const instrument = config.instrument;
-    const scope = instrument?.toolScope;
-    const toolScope: ToolScope | undefined = scope
-      ? <T>(call: ToolScopeCall, execute: () => T): T => scope.call(instrument, call, execute) as T
-      : undefined;
+    const toolScope: ToolScope | undefined =
+      instrument?.toolScope !== undefined
+        ? <T>(call: ToolScopeCall, execute: () => T): T =>
+            (instrument.toolScope as NonNullable<typeof instrument.toolScope>).call(
+              instrument,
+              call,
+              execute,
+            ) as T
+        : undefined;
     let skipText: string | undefined;
     let stop: { error: AgentStop; call: ToolCallPart } | undefined;
 

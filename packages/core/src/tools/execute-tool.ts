@@ -125,9 +125,11 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
   if (env.middlewares.length === 0) {
     let value: unknown;
     try {
-      const execute = () => tool.execute(call.args, ctx) as unknown;
+      const execute = (): unknown => tool.execute(call.args, ctx);
       const scope = env.toolScope;
-      value = scope ? scope({ runId: ctx.runId, toolCallId: call.id, toolName: call.name }, execute) : execute();
+      value = scope
+        ? scope({ runId: ctx.runId, toolCallId: call.id, toolName: call.name }, execute)
+        : execute();
     } catch (error) {
       return failure(error);
     }
