@@ -187,9 +187,7 @@ describe('the run timeline in Chromium', () => {
     expect((model2?.startMs ?? 0) >= (read?.endMs ?? Infinity)).toBe(true);
 
     // Tokens and cost per step and in total.
-    const metas = await page.$$eval(`${timelineOf(id)} .tl-meta`, (nodes) =>
-      nodes.map((n) => n.textContent ?? ''),
-    );
+    const metas = await page.locator(`${timelineOf(id)} .tl-meta`).allTextContents();
     expect(metas[0]).toMatch(/TTFT \d+ ms · 1,280 tok · \$0\.000228/);
     expect(metas[4]).toMatch(/2,640 tok · \$0\.000414/);
     const totals = (await page.textContent(`${timelineOf(id)} .tl-totals`)) ?? '';
