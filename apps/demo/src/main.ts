@@ -10,6 +10,8 @@ import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
 import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
+import { otlpTracing } from './otlp-tracing.js';
+import { StepTimeline } from './step-timeline.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -64,12 +66,16 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
 
+  const tracing = args.traceOtlpUrl ? otlpTracing(args.traceOtlpUrl) : undefined;
   const agent = new Agent({
     model: choice.model,
     tools: readOnlyTools({ root: dir }),
     system: SYSTEM,
     maxSteps: args.maxSteps,
+    ...(tracing ? { instrument: tracing.instrument } : {}),
   });
+  const timeline = args.timeline ? new StepTimeline(() => Date.now()) : undefined;
+  const timelineSubscription = timeline && agent.events$.subscribe((event) => timeline.see(event));
   let aborted = false;
   onInterrupt = () => {
     aborted = true;
@@ -103,6 +109,14 @@ async function main(argv: string[]): Promise<number> {
     code = EXIT_FAILED;
   } finally {
     subscription.unsubscribe();
+    timelineSubscription?.unsubscribe();
+  }
+  if (timeline) notices.write(timeline.format());
+  if (tracing) {
+    await tracing.shutdown().catch((error: unknown) => {
+      err.write(`--trace: the spans could not be exported (${describeError(error)}).\n`);
+    });
+    notices.write(`Spans sent over OTLP/HTTP to ${args.traceOtlpUrl ?? ''}\n`);
   }
 
   if (dashboard) {
