@@ -49,7 +49,7 @@ describe('the demo with --timeline and --trace otlp=<url>', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
     try {
-      const env = { ...process.env, RXAGENT_DEMO_FAST: '1' };
+      const env: NodeJS.ProcessEnv = { ...process.env, RXAGENT_DEMO_FAST: '1' };
       for (const name of [
         'OPENAI_API_KEY',
         'ANTHROPIC_API_KEY',
