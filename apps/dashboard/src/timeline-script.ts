@@ -2,7 +2,8 @@
  * The timeline's script (plain ES2017, served at `/timeline.js`): it adds a "Timeline"
  * button to each run card the page draws; an open timeline is fetched from
  * `/runs/:id/timeline` and drawn again each time the card's event log or phase changes (the
- * server pushes those), so it is live while the run goes and stays after it ends. Clicking a
+ * server pushes those) — between two pushes the steps still running grow with the clock — so it
+ * is live while the run goes, and it stays after the run ends. Clicking a
  * row shows it in full (`/runs/:id/timeline/:rowId`). Text goes in with `textContent` only.
  *
  * @example
@@ -64,12 +65,25 @@ export const TIMELINE_SCRIPT = `
     t.busy = true;
     fetch('/runs/' + encodeURIComponent(t.id) + '/timeline')
       .then(function (res) { return res.ok ? res.json() : null; })
-      .then(function (view) { if (view) draw(t, view); })
+      .then(function (view) { if (view) { t.view = view; t.drawnAt = Date.now(); draw(t, view); tick(t); } })
       .catch(function () { /* the next change tries again */ })
       .then(function () {
         t.busy = false;
         if (t.again) { t.again = false; refresh(t); }
       });
+  }
+
+  // While the run goes, steps still running grow with the clock between two pushes (drawn
+  // again from the last view, locally: nothing is fetched).
+  function tick(t) {
+    clearTimeout(t.timer);
+    if (!t.open || !t.view || t.view.ended) return;
+    t.timer = setTimeout(function () {
+      if (!t.open || !t.view || t.view.ended || t.busy) return;
+      var view = Object.assign({}, t.view, { now: t.view.now + (Date.now() - t.drawnAt) });
+      draw(t, view);
+      tick(t);
+    }, 250);
   }
 
   function draw(t, view) {

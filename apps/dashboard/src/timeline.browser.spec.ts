@@ -138,6 +138,16 @@ describe('the run timeline in Chromium', () => {
       WAIT,
     );
     expect(await page.getAttribute(timelineOf(id), 'data-ended')).toBe('false');
+    // Live: the waiting call's bar grows with the clock while nothing is pushed.
+    const writeRow = `${timelineOf(id)} .tl-row[data-row-id="tool-call_write"]`;
+    const waitingSince = Number(await page.getAttribute(writeRow, 'data-end-ms'));
+    let grownTo = waitingSince;
+    for (let tries = 0; tries < 50 && grownTo <= waitingSince + 300; tries++) {
+      await page.waitForTimeout(100);
+      grownTo = Number(await page.getAttribute(writeRow, 'data-end-ms'));
+    }
+    expect(grownTo).toBeGreaterThan(waitingSince + 300);
+    expect(await page.getAttribute(writeRow, 'data-status')).toBe('running');
     await page.waitForSelector(`[data-run-id="${id}"] .approval button.approve`, WAIT);
     await page.click(`[data-run-id="${id}"] .approval button.approve`);
     const result = await done;
