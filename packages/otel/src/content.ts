@@ -32,7 +32,8 @@ export function conventionMessages(messages: readonly AgentMessage[]): unknown[]
     const parts = m.content.map((p) => {
       if (p.type === 'text') return { type: 'text', content: p.text };
       if (p.type === 'thinking') return { type: 'reasoning', content: p.text };
-      return { type: 'tool_call', id: p.id, name: p.name, arguments: p.args };
+      if (p.type === 'tool-call') return { type: 'tool_call', id: p.id, name: p.name, arguments: p.args };
+      return { type: p.type };
     });
     return { role: 'assistant', parts, finish_reason: finishReason(m.stopReason) };
   });
