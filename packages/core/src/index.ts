@@ -113,6 +113,7 @@ export {
   tokenBudget,
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
+export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
 export { and, not, or } from './stop/combinators.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 
