@@ -114,6 +114,11 @@ export {
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
 export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
+
+// Cost
+export { modelPrice, usageCost } from './cost/model-price.js';
+export type { ModelPrice, PriceTable } from './cost/model-price.js';
+export { MODEL_PRICES, PRICES_CHECKED_ON } from './cost/model-prices.js';
 export { and, not, or } from './stop/combinators.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 

@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ContextManager } from '../context/context-manager.js';
+import type { PriceTable } from '../cost/model-price.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js';
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
@@ -105,4 +106,6 @@ export interface RunAgentConfig extends ModelCallOptions {
   pipeline?: Pipeline;
   /** The run's id (default a random UUID). */
   runId?: string;
+  /** Prices to add to or override the built-in table (fills `usage.costUsd`). */
+  prices?: PriceTable;
 }

@@ -15,7 +15,12 @@ const search = tool({
 
 async function endOf(turns: Parameters<typeof scriptedModel>[0], times: number): Promise<AgentEndEvent> {
   const events = await collectEvents(
-    runAgent({ model: scriptedModel(turns), prompt: 'find', tools: [search], stopWhen: repeatedToolCalls(times) }),
+    runAgent({
+      model: scriptedModel(turns),
+      prompt: 'find',
+      tools: [search],
+      stopWhen: repeatedToolCalls(times),
+    }),
   );
   return events.at(-1) as AgentEndEvent;
 }
