@@ -91,6 +91,7 @@ export type {
   ToolUpdateEvent,
   TurnEndEvent,
   TurnStartEvent,
+  OutputUpdateEvent,
   WarningEvent,
 } from './events/agent-event.js';
 
@@ -119,6 +120,13 @@ export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
 export { modelPrice, usageCost } from './cost/model-price.js';
 export type { ModelPrice, PriceTable } from './cost/model-price.js';
 export { MODEL_PRICES, PRICES_CHECKED_ON } from './cost/model-prices.js';
+
+// Structured output
+export { StructuredOutputError } from './errors/structured-output-error.js';
+export type { InferOutput, OutputSchema } from './output/output-schema.js';
+export type { OutputMode } from './output/output-mode.js';
+export type { AgentEndEventOf, AgentEventOf } from './output/typed-events.js';
+export { toStrictJsonSchema } from './output/strict-json-schema.js';
 export { and, not, or } from './stop/combinators.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 

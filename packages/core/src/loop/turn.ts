@@ -36,6 +36,7 @@ interface TurnFields {
   readonly guards: readonly StopGuard[];
   readonly toolErrors: ReadonlyMap<string, number>;
   readonly lengthRecoveries: number;
+  readonly output?: unknown;
 }
 
 /**
@@ -92,6 +93,8 @@ export class Turn {
   readonly toolErrors: ReadonlyMap<string, number>;
   /** Output-length recoveries so far in the run. */
   readonly lengthRecoveries: number;
+  /** The validated final answer of a run with `output` (set by its structured-output stage). */
+  readonly output?: unknown;
   private readonly log: AppendLog<AgentMessage>;
   private readonly modelLog: AppendLog<Message>;
   private readonly stepLog: AppendLog<StepResult>;
@@ -115,6 +118,7 @@ export class Turn {
     this.guards = fields.guards;
     this.toolErrors = fields.toolErrors;
     this.lengthRecoveries = fields.lengthRecoveries;
+    this.output = fields.output;
   }
 
   /**
@@ -214,6 +218,11 @@ export class Turn {
     });
   }
 
+  /** This turn with the run's validated final answer. */
+  withOutput(output: unknown): Turn {
+    return this.copy({ output });
+  }
+
   /** This turn, ending the run after it. */
   withStop(signal: StopSignal): Turn {
     return this.copy({ stop: signal });
@@ -309,6 +318,7 @@ export class Turn {
       guards: this.guards,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
+      output: this.output,
       ...changes,
     });
   }
