@@ -176,3 +176,30 @@ describe('addUsage', () => {
     expect(addUsage(priced, tokens({ inputTokens: 1 })).costUsd).toBeUndefined();
   });
 });
+
+describe('the prices option', () => {
+  it.each([
+    [{ m: { inputPerMillion: -1, outputPerMillion: 2 } }, 'prices["m"].inputPerMillion'],
+    [{ m: { inputPerMillion: 1 } }, 'prices["m"].outputPerMillion'],
+    [
+      { m: { inputPerMillion: 1, outputPerMillion: 2, cacheReadPerMillion: '0.1' } },
+      'prices["m"].cacheReadPerMillion',
+    ],
+    [
+      {
+        m: {
+          inputPerMillion: 1,
+          outputPerMillion: 2,
+          longContext: { inputPerMillion: 2, outputPerMillion: 4 },
+        },
+      },
+      'aboveInputTokens',
+    ],
+    [[], 'prices'],
+  ])('refuses %j before any call, naming %s', async (prices, key) => {
+    const model = scriptedModel([textTurn('Hi')]);
+    const run$ = runAgent({ model, prompt: 'go', prices: prices as never });
+    await expect(collectEvents(run$)).rejects.toThrow(key);
+    expect(model.requests).toHaveLength(0);
+  });
+});
