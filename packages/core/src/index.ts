@@ -94,6 +94,7 @@ export type {
   ToolUpdateEvent,
   TurnEndEvent,
   TurnStartEvent,
+  OutputUpdateEvent,
   WarningEvent,
 } from './events/agent-event.js';
 
@@ -116,6 +117,19 @@ export {
   tokenBudget,
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
+export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
+
+// Cost
+export { modelPrice, usageCost } from './cost/model-price.js';
+export type { ModelPrice, PriceTable } from './cost/model-price.js';
+export { MODEL_PRICES, PRICES_CHECKED_ON } from './cost/model-prices.js';
+
+// Structured output
+export { StructuredOutputError } from './errors/structured-output-error.js';
+export type { InferOutput, OutputSchema } from './output/output-schema.js';
+export type { OutputMode } from './output/output-mode.js';
+export type { AgentEndEventOf, AgentEventOf } from './output/typed-events.js';
+export { toStrictJsonSchema } from './output/strict-json-schema.js';
 export { and, not, or } from './stop/combinators.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 

@@ -1,3 +1,4 @@
+import { checkPrices } from '../cost/check-prices.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
 import { checkNumber, invalidOption } from './check-number.js';
@@ -78,4 +79,5 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);
   checkTools(c.tools);
+  checkPrices(c.prices);
 }
