@@ -110,6 +110,8 @@ export function eachEvent(
         const { error } = failure;
         failure = undefined;
         done = true;
+        // The run's own error, whatever it is, as `for await` would see it from the Observable.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         return Promise.reject(error);
       }
       if (done) return Promise.resolve({ value: undefined, done: true });

@@ -69,7 +69,7 @@ export function fromSSE(
   const maxRetries = options.maxRetries ?? 5;
   return defer(() => {
     let first: Response | undefined = typeof input === 'object' && 'body' in input ? input : undefined;
-    const url = first ? first.url : String(input);
+    const url = first ? first.url : typeof input === 'string' ? input : (input as URL).href;
     let lastId: string | undefined;
     let retryMs = options.retryMs ?? 1000;
     let ended = false;
@@ -136,8 +136,9 @@ export function fromSSE(
 }
 
 function isNetworkFailure(error: unknown): boolean {
-  // fetch rejects with a TypeError when the network fails (server down, connection reset).
-  return error instanceof TypeError;
+  // fetch rejects with a TypeError when the network fails (server down, connection reset); by
+  // name, since it may come from another realm (a worker, a test VM).
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TypeError';
 }
 
 /** One connection's SSE messages; completes when the body ends, aborts on unsubscribe. */
@@ -164,7 +165,7 @@ function messages(
           response.status,
         );
       }
-      const reader = response.body.getReader();
+      const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
       abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
       const decoder = new TextDecoder();
       for (;;) {

@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   defer,
   filter,
   finalize,
@@ -7,6 +8,7 @@ import {
   startWith,
   throwError,
   type Observable,
+  type SchedulerLike,
   type Subscription,
 } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -33,6 +35,11 @@ export interface SequencedEvent {
 export interface ShareRunOptions {
   /** How many of the latest events are kept for late joiners and reconnects (default 1000). */
   replay?: number;
+  /** How long the buffer is kept after the run ended and the last watcher left, for clients
+   * that reconnect or join just then (default 0: released at once). */
+  lingerMs?: number;
+  /** Scheduler of `lingerMs` (default `asyncScheduler`). */
+  scheduler?: SchedulerLike;
 }
 
 /**
@@ -65,7 +72,7 @@ export interface RunHub {
  * go (an SSE client reconnecting must find it still running). A late joiner gets the buffered
  * events first; a client reconnecting with `Last-Event-ID` gets exactly the events after that
  * id. Memory is bounded by `replay` events and released when the run has ended and the last
- * watcher has left.
+ * watcher has left (a watcher leaves when its stream ends, too), or `lingerMs` later.
  *
  * @param run$ A run, e.g. `runAgent(config)`.
  * @param options `replay`: how many events to keep (default 1000).
@@ -83,8 +90,15 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
   let watchers = 0;
   let ended = false;
 
+  const lingerMs = options.lingerMs ?? 0;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  let linger: Subscription | undefined;
   const release = () => {
-    if (ended && watchers === 0) subject = undefined;
+    linger?.unsubscribe();
+    linger = undefined;
+    if (!ended || watchers > 0) return;
+    if (lingerMs > 0) linger = scheduler.schedule(() => (subject = undefined), lingerMs);
+    else subject = undefined;
   };
   const start = (target: ReplaySubject<SequencedEvent>) => {
     subscription = run$
@@ -111,6 +125,7 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
       }
       if (!subscription && !ended) start(target);
       watchers++;
+      linger?.unsubscribe();
       const after = parseId(lastEventId);
       // Called now, the buffer holds the ids from `firstKept` to `lastId`.
       const firstKept = Math.max(1, lastId - replay + 1);
@@ -146,7 +161,8 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
       ended = true;
       subscription?.unsubscribe();
       subject?.complete();
-      release();
+      linger?.unsubscribe();
+      if (watchers === 0) subject = undefined;
     },
   };
 }
