@@ -16,7 +16,7 @@ function readJson(req: IncomingMessage): Promise<unknown> {
       try {
         resolve(body ? JSON.parse(body) : {});
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
     req.on('error', reject);
