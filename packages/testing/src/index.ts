@@ -21,3 +21,7 @@ export { EVENT_LETTERS, toMarbleLetters } from './marble-letters.js';
 export { timeline } from './timeline.js';
 export { aTurn, testRunFacts } from './turn-fixture.js';
 export type { ATurnOptions, TestRunFacts, TestRunFactsOptions } from './turn-fixture.js';
+export { cassetteModel } from './cassette-model.js';
+export type { CassetteOptions } from './cassette-model.js';
+export type { CassetteFile, CassetteInteraction } from './cassette-format.js';
+export { CassetteMismatchError, CassetteMissingError } from './cassette-errors.js';
