@@ -25,3 +25,5 @@ export { cassetteModel } from './cassette-model.js';
 export type { CassetteOptions } from './cassette-model.js';
 export type { CassetteFile, CassetteInteraction } from './cassette-format.js';
 export { CassetteMismatchError, CassetteMissingError } from './cassette-errors.js';
+export { latencyMs, scheduledTool, virtualTool } from './virtual-tool.js';
+export type { Latency, VirtualToolDefinition } from './virtual-tool.js';
