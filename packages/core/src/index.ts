@@ -224,3 +224,4 @@ export { sendSSE } from './streams/send-sse.js';
 export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
 export { fromSSE } from './streams/from-sse.js';
 export type { FromSSEOptions } from './streams/from-sse.js';
+export { resumeTranscript } from './replay/resume-transcript.js';
