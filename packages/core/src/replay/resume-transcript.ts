@@ -19,8 +19,6 @@ import { foldEvents } from './replay-run.js';
  * const result = runAgent({ model, tools, messages: resumeTranscript(log), prompt: 'Go on.' });
  */
 export function resumeTranscript(log: readonly (RecordedEvent | AgentEvent)[]): AgentMessage[] {
-  const events = log.map((entry) =>
-    'event' in entry && 'at' in entry ? entry.event : (entry as AgentEvent),
-  );
+  const events = log.map((entry) => ('event' in entry && 'at' in entry ? entry.event : entry));
   return [...terminate(foldEvents(events), 'cancelled').messages];
 }
