@@ -27,3 +27,4 @@ export type { CassetteFile, CassetteInteraction } from './cassette-format.js';
 export { CassetteMismatchError, CassetteMissingError } from './cassette-errors.js';
 export { latencyMs, scheduledTool, virtualTool } from './virtual-tool.js';
 export type { Latency, VirtualToolDefinition } from './virtual-tool.js';
+export { assertTimeline, explainTimeline, TimelineMismatchError } from './timeline-report.js';
