@@ -1,6 +1,11 @@
 import type { ModelEvent, SerializedError } from '@rxagent/core';
 
-/** One recorded model call: the request (secrets redacted, timestamps dropped) and its stream. */
+/**
+ * One recorded model call: the request (secrets redacted, timestamps dropped) and its stream.
+ *
+ * @example
+ * const call: CassetteInteraction = { request: { messages: [] }, events: [{ at: 120, event: { type: 'text-delta', index: 0, text: 'Hi' } }] };
+ */
 export interface CassetteInteraction {
   request: unknown;
   /** Each event with its time in ms after the request. */
@@ -9,7 +14,12 @@ export interface CassetteInteraction {
   error?: SerializedError & { at: number };
 }
 
-/** The JSON file of a cassette. */
+/**
+ * The JSON file of a cassette.
+ *
+ * @example
+ * const cassette = JSON.parse(fs.readFileSync(file, 'utf8')) as CassetteFile;
+ */
 export interface CassetteFile {
   version: 1;
   provider: string;
