@@ -54,6 +54,7 @@ describe('the public surface of @rxagent/core', () => {
       'isRetryableStatus',
       'redactSecret',
       'secretFreeCause',
+      'textToolNames',
     ]);
   });
 });
