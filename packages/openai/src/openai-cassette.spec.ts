@@ -48,7 +48,10 @@ const unreachable: ChatModel = {
 };
 
 // The key in the prompt and in the options: it must not reach the file either way.
-const PROMPT = { prompt: `Weather in Paris? (my key is ${API_KEY})`, providerOptions: { openai: { user: API_KEY } } };
+const PROMPT = {
+  prompt: `Weather in Paris? (my key is ${API_KEY})`,
+  providerOptions: { openai: { user: API_KEY } },
+};
 
 async function record(file: string): Promise<string> {
   server = await scriptedServer(
