@@ -15,6 +15,8 @@ import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signa
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { parseTranscript } from './import-messages.js';
+import type { RecordedEvent } from '../replay/record-run.js';
+import { resumeTranscript } from '../replay/resume-transcript.js';
 
 /**
  * What `new Agent()` takes: a run config without the per-run keys, plus the first transcript.
@@ -244,6 +246,13 @@ export class Agent<TOutput = unknown> {
       throw new AgentBusyError('Cannot import messages while a run is active: await waitForIdle() first.');
     const messages = parseTranscript(input);
     this.state.next({ ...this.state.value, messages });
+  }
+
+  /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
+   * crash mid-tool): open tool calls get their results (`resumeTranscript`); then `continue()`.
+   * Throws `AgentBusyError` while a run is active. */
+  resume(log: readonly (RecordedEvent | AgentEvent)[]): void {
+    this.importMessages(resumeTranscript(log));
   }
 
   /** Clears the transcript, the queues and the usage (a running run is cancelled first). */

@@ -48,6 +48,21 @@ describe('the public surface of @rxagent/core', () => {
     expect(Object.keys(core)).not.toContain('structuredOutput');
   });
 
+  it('exports run results, streams and resume', () => {
+    for (const name of [
+      'runResult',
+      'toResult',
+      'eachEvent',
+      'shareRun',
+      'toSSEStream',
+      'sseResponse',
+      'sendSSE',
+      'fromSSE',
+      'resumeTranscript',
+    ])
+      expect(Object.keys(core)).toContain(name);
+  });
+
   it('gives adapters what they need on the provider entry', () => {
     expect(Object.keys(provider).sort()).toEqual([
       'MessageBuilder',

@@ -32,6 +32,8 @@ export interface ExecuteToolEnv {
   scheduler: SchedulerLike;
   /** Called when the timeout fires (aborts the call's signal). */
   onTimeout(): void;
+  /** Called when `execute` returned a Promise (to warn under virtual time). */
+  onPromise?(): void;
   /** Runs the execution inside the run instrument's scope (see `RunInstrument.toolScope`). */
   toolScope?: ToolScope;
 }
@@ -133,6 +135,7 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
     } catch (error) {
       return failure(error);
     }
+    if (isPromiseLike(value)) env.onPromise?.();
     if (!isPromiseLike(value) && !isObservable(value)) {
       try {
         return fromResult(toToolResult(tool, value));
@@ -144,7 +147,11 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
     return withTimeout(call, env, settle(isObservable(value) ? scoped(env, call, returned$) : returned$));
   }
   const inner = (c: ToolCallPart): Observable<ToolResult> =>
-    defer(() => returned(tool, tool.execute(c.args as never, ctx), ctx));
+    defer(() => {
+      const value = tool.execute(c.args, ctx);
+      if (isPromiseLike(value)) env.onPromise?.();
+      return returned(tool, value, ctx);
+    });
   const chain = env.middlewares.reduceRight<(c: ToolCallPart) => Observable<ToolResult>>(
     (next, middleware) => (c) => defer(() => from(middleware(c, ctx, next))),
     inner,

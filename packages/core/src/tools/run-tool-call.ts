@@ -22,6 +22,7 @@ import { approvalNeeded, toApprovalDecision } from './approval-decision.js';
 import { CallContext } from './call-context.js';
 import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
 import { executeTool, type ToolScope } from './execute-tool.js';
+import { promiseToolWarning } from './virtual-time-warning.js';
 import type { AnyTool } from './tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult } from './tool-output.js';
@@ -113,6 +114,10 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
           scheduler: env.scheduler,
           onTimeout: () => cancel.abort('timeout'),
           ...(env.toolScope ? { toolScope: env.toolScope } : {}),
+          onPromise: () => {
+            const warning = promiseToolWarning(env.scheduler, env.tools, call.name);
+            if (warning) env.progress(warning);
+          },
         },
       );
       return isObservable(outcome) ? outcome : of(outcome);
