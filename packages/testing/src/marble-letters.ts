@@ -13,6 +13,7 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | E | message-end | d | approval-end |
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
+ * | G | guardrail-start | g | guardrail-end |
  * | Z | agent-end | | |
  *
  * @example
@@ -33,6 +34,8 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   retry: 'R',
   compaction: 'C',
   warning: 'W',
+  'guardrail-start': 'G',
+  'guardrail-end': 'g',
   'agent-end': 'Z',
 };
 

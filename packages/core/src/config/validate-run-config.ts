@@ -1,5 +1,6 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
+import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
 import { checkNumber, invalidOption } from './check-number.js';
 import { checkArray, checkFunction, checkMethods, checkOneOf } from './check-shape.js';
 import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
@@ -62,4 +63,5 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);
   checkTools(c.tools);
+  checkGuardrailConfig(c);
 }

@@ -10,6 +10,7 @@ import type {
   Usage,
 } from '../messages/types.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
 
 /**
  * What one turn (a model call and its tools) produced.
@@ -263,6 +264,8 @@ export type AgentEvent =
   | RetryEvent
   | CompactionEvent
   | WarningEvent
+  | GuardrailStartEvent
+  | GuardrailEndEvent
   | AgentEndEvent;
 
 /**

@@ -246,7 +246,7 @@ function pass(
           signal: end,
           messages: last.transcript.sliceFrom(last.run.priorLength),
           usage: last.usage,
-          steps: last.steps.length + 1,
+          steps: last.steps.length + (last.assistant ? 1 : 0),
         };
         out.next(agentEnd);
         return EMPTY;

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
+import { reduceGuardrail } from './reduce-guardrail.js';
 import { appendMessages } from './transcript-log.js';
 
 /**
@@ -24,6 +25,8 @@ function copy(s: AgentState): AgentState {
     error: s.error,
     isRunning: s.isRunning,
     retries: s.retries,
+    guardrails: s.guardrails,
+    lastGuardrailVerdict: s.lastGuardrailVerdict,
   };
 }
 
@@ -61,6 +64,8 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.error = undefined;
       next.isRunning = true;
       next.retries = 0;
+      next.guardrails = [];
+      next.lastGuardrailVerdict = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -126,6 +131,9 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.streamingMessage = undefined;
       next.retries = state.retries + 1;
       return next;
+    case 'guardrail-start':
+    case 'guardrail-end':
+      return reduceGuardrail(state, copy(state), event);
     case 'agent-end':
       next = copy(state);
       next.phase = 'idle';

@@ -22,6 +22,7 @@ import { approvalNeeded, toApprovalDecision } from './approval-decision.js';
 import { CallContext } from './call-context.js';
 import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
 import { executeTool } from './execute-tool.js';
+import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from './tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult } from './tool-output.js';
@@ -43,6 +44,8 @@ export interface ToolCallEnv {
   approver?: Approver;
   toolGate?: ToolGate;
   middlewares: readonly ToolMiddleware[];
+  /** Tool guardrails around the execution (after the gate, outside the middlewares). */
+  guard?: ToolGuardEnv;
   /** Where progress reported with `ctx.progress` goes (it may come at any time). */
   progress(event: AgentEvent): void;
 }
@@ -100,9 +103,9 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     );
     let ended = false;
 
-    const execute = (): Observable<CallItem> => {
+    const run = (finalArgs: unknown): Observable<CallItem> => {
       const outcome = executeTool(
-        { ...call, args },
+        { ...call, args: finalArgs },
         {
           tool,
           ctx,
@@ -114,6 +117,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       );
       return isObservable(outcome) ? outcome : of(outcome);
     };
+    const execute = (): Observable<CallItem> =>
+      env.guard ? guardToolCall(env.guard, call, args, run) : run(args);
 
     const gate = (): Observable<CallItem> => {
       const toolGate = env.toolGate;
