@@ -224,7 +224,8 @@ export class Agent {
   loadSession(): Promise<void> {
     const sync = this.session;
     if (!sync) return Promise.resolve();
-    if (this.active) return Promise.reject(new AgentBusyError('Cannot load the session while a run is active.'));
+    if (this.active)
+      return Promise.reject(new AgentBusyError('Cannot load the session while a run is active.'));
     this.loading ??= sync
       .load()
       .then((messages) => {
@@ -351,7 +352,8 @@ export class Agent {
             if (event.type === 'agent-start' && event.messages) active.before = event.messages.length;
             if (event.type === 'agent-end') end = event;
             this.dispatch(event);
-            if (event.type === 'message-end' || event.type === 'agent-start') this.session?.sync(this.messages);
+            if (event.type === 'message-end' || event.type === 'agent-start')
+              this.session?.sync(this.messages);
           },
           error: (error: unknown) => {
             this.settle();

@@ -14,7 +14,12 @@ export interface NamedCheck<V extends GuardrailVerdict> {
   readonly mayRetry?: boolean;
 }
 
-function endEvent(kind: GuardrailKind, name: string, answer: CheckAnswer<OutputGuardrailVerdict>, mayRetry: boolean) {
+function endEvent(
+  kind: GuardrailKind,
+  name: string,
+  answer: CheckAnswer<OutputGuardrailVerdict>,
+  mayRetry: boolean,
+) {
   const end: GuardrailEndEvent = { type: 'guardrail-end', guardrail: name, kind, outcome: 'passed' };
   if (!answer.ok) {
     // Fail closed: a guardrail that cannot answer does not let the input or answer through.
@@ -42,7 +47,11 @@ export function checkAll<V extends GuardrailVerdict>(
   kind: GuardrailKind,
   checks: readonly NamedCheck<V>[],
 ): Observable<GuardrailEvent> {
-  const starts = checks.map((c): GuardrailStartEvent => ({ type: 'guardrail-start', guardrail: c.name, kind }));
+  const starts = checks.map((c): GuardrailStartEvent => ({
+    type: 'guardrail-start',
+    guardrail: c.name,
+    kind,
+  }));
   const ends = checks.map((c) =>
     checkGuardrail<OutputGuardrailVerdict>(c.check).pipe(
       map((answer) => endEvent(kind, c.name, answer, c.mayRetry === true)),

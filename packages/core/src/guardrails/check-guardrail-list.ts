@@ -9,7 +9,12 @@ import { AgentConfigError } from '../errors/agent-errors.js';
  * @example
  * checkGuardrailList('inputGuardrails', guardrails, ['check']);
  */
-export function checkGuardrailList(key: string, value: unknown, fns: readonly string[], needAll = true): void {
+export function checkGuardrailList(
+  key: string,
+  value: unknown,
+  fns: readonly string[],
+  needAll = true,
+): void {
   if (value === undefined) return;
   const expected = `an array of guardrails ({ name, ${fns.join(needAll ? ', ' : ' and/or ')} })`;
   if (!Array.isArray(value)) {

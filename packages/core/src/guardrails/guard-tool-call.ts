@@ -56,12 +56,23 @@ export function guardToolCall(
 ): Observable<CallItem> {
   const list = env.guardrails.filter((g) => applies(g, call.name));
   const events = (name: string, kind: GuardrailKind) => {
-    const start: GuardrailStartEvent = { type: 'guardrail-start', guardrail: name, kind, toolCallId: call.id };
+    const start: GuardrailStartEvent = {
+      type: 'guardrail-start',
+      guardrail: name,
+      kind,
+      toolCallId: call.id,
+    };
     const end = (
       outcome: GuardrailEndEvent['outcome'],
       verdict: { reason?: string; info?: unknown } = {},
     ): GuardrailEndEvent => {
-      const e: GuardrailEndEvent = { type: 'guardrail-end', guardrail: name, kind, toolCallId: call.id, outcome };
+      const e: GuardrailEndEvent = {
+        type: 'guardrail-end',
+        guardrail: name,
+        kind,
+        toolCallId: call.id,
+        outcome,
+      };
       if (typeof verdict.reason === 'string' && verdict.reason) e.reason = verdict.reason;
       const info = jsonInfo(verdict.info);
       if (info) e.info = info;
@@ -71,9 +82,16 @@ export function guardToolCall(
   };
   const trip = (end: GuardrailEndEvent, text: string): Observable<CallItem> =>
     env.onTrip === 'error'
-      ? concat(of(end), throwError(() => tripError(end)))
+      ? concat(
+          of(end),
+          throwError(() => tripError(end)),
+        )
       : of(end, settled(errorToolResult(text), 'refused', new GuardrailStop(tripSignal(end))));
-  const subject = (current: unknown): GuardedToolCall => ({ toolCallId: call.id, toolName: call.name, args: current });
+  const subject = (current: unknown): GuardedToolCall => ({
+    toolCallId: call.id,
+    toolName: call.name,
+    args: current,
+  });
 
   const after = (i: number, outcome: CallSettled, finalArgs: unknown): Observable<CallItem> =>
     defer(() => {
@@ -82,7 +100,9 @@ export function guardToolCall(
       const check = g.after?.bind(g);
       if (!check) return after(i + 1, outcome, finalArgs);
       const { start, end } = events(g.name, 'tool-output');
-      const answer$ = checkGuardrail<ToolOutputVerdict>(() => check(subject(finalArgs), outcome.result, env.context));
+      const answer$ = checkGuardrail<ToolOutputVerdict>(() =>
+        check(subject(finalArgs), outcome.result, env.context),
+      );
       return concat(
         of(start),
         answer$.pipe(
@@ -98,7 +118,10 @@ export function guardToolCall(
                 return concat(of(end('passed')), after(i + 1, outcome, finalArgs));
               case 'replace': {
                 const v = verdict as Extract<ToolOutputVerdict, { action: 'replace' }>;
-                const replaced: CallSettled = { ...outcome, result: textResult(v.result, outcome.result.isError) };
+                const replaced: CallSettled = {
+                  ...outcome,
+                  result: textResult(v.result, outcome.result.isError),
+                };
                 return concat(of(end('replaced', v)), after(i + 1, replaced, finalArgs));
               }
               case 'trip': {
@@ -108,7 +131,10 @@ export function guardToolCall(
               }
               default: {
                 const reason = `The guardrail gave an unknown verdict, so the result was withheld.`;
-                return concat(of(end('replaced', { reason })), after(i + 1, { ...outcome, result: errorToolResult(reason) }, finalArgs));
+                return concat(
+                  of(end('replaced', { reason })),
+                  after(i + 1, { ...outcome, result: errorToolResult(reason) }, finalArgs),
+                );
               }
             }
           }),
@@ -143,7 +169,10 @@ export function guardToolCall(
               case 'deny': {
                 const v = verdict as Extract<ToolInputVerdict, { action: 'deny' }>;
                 const reason = v.reason || 'Tool call denied by a guardrail.';
-                return of(end('denied', { reason, info: v.info }), settled(errorToolResult(reason), 'refused'));
+                return of(
+                  end('denied', { reason, info: v.info }),
+                  settled(errorToolResult(reason), 'refused'),
+                );
               }
               case 'rewrite': {
                 const v = verdict as Extract<ToolInputVerdict, { action: 'rewrite' }>;

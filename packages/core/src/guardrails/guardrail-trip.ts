@@ -25,10 +25,14 @@ export function tripSignal(trip: GuardrailEndEvent): StopSignal {
   const context: Record<string, unknown> = { kind: trip.kind, reason };
   if (trip.toolCallId !== undefined) context.toolCallId = trip.toolCallId;
   if (trip.info !== undefined) context.info = trip.info;
-  return stopSignal('guardrail', `${KIND_LABEL[trip.kind]} guardrail "${trip.guardrail}" tripped: ${reason}`, {
-    source: trip.guardrail,
-    context,
-  });
+  return stopSignal(
+    'guardrail',
+    `${KIND_LABEL[trip.kind]} guardrail "${trip.guardrail}" tripped: ${reason}`,
+    {
+      source: trip.guardrail,
+      context,
+    },
+  );
 }
 
 /**

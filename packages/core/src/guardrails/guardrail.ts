@@ -110,7 +110,10 @@ export interface GuardrailOutput {
 export interface OutputGuardrail {
   readonly name: string;
   readonly maxRetries?: number;
-  check(output: GuardrailOutput, ctx: GuardrailContext): MaybeAsync<OutputGuardrailVerdict | undefined | void>;
+  check(
+    output: GuardrailOutput,
+    ctx: GuardrailContext,
+  ): MaybeAsync<OutputGuardrailVerdict | undefined | void>;
 }
 
 /**

@@ -61,7 +61,10 @@ function completesAnswer(item: LoopItem): boolean {
  * const moderation: InputGuardrail = { name: 'moderation', parallel: true, check: ({ text }) => moderate(text) };
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(inputGuard([moderation], { call: llmStep() }), executeTools()) });
  */
-export function inputGuard(guardrails: readonly InputGuardrail[], options: InputGuardOptions = {}): LoopOperator {
+export function inputGuard(
+  guardrails: readonly InputGuardrail[],
+  options: InputGuardOptions = {},
+): LoopOperator {
   checkGuardrailList('inputGuard', guardrails, ['check']);
   const { call, onTrip } = options;
   if (call !== undefined && typeof call !== 'function') {

@@ -40,7 +40,9 @@ function outputOf(turn: Turn): GuardrailOutput {
 }
 
 function retryMessage(retries: readonly GuardrailEndEvent[], now: number): UserMessage {
-  const reasons = retries.map((r) => `Your answer was rejected by the "${r.guardrail}" guardrail: ${r.reason}`);
+  const reasons = retries.map(
+    (r) => `Your answer was rejected by the "${r.guardrail}" guardrail: ${r.reason}`,
+  );
   return { role: 'user', content: `${reasons.join('\n')}\nPlease answer again.`, timestamp: now };
 }
 
@@ -61,7 +63,10 @@ function retryMessage(retries: readonly GuardrailEndEvent[], now: number): UserM
  * const noLeaks: OutputGuardrail = { name: 'no-leaks', check: ({ text }) => ({ tripped: /sk-\w+/.test(text), reason: 'Leaks a key.' }) };
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), outputGuard([noLeaks])) });
  */
-export function outputGuard(guardrails: readonly OutputGuardrail[], options: OutputGuardOptions = {}): LoopOperator {
+export function outputGuard(
+  guardrails: readonly OutputGuardrail[],
+  options: OutputGuardOptions = {},
+): LoopOperator {
   checkGuardrailList('outputGuard', guardrails, ['check']);
   // Retries per run (an operator may serve several runs), per guardrail.
   const retriesByRun = new WeakMap<RunFacts, Map<string, number>>();
@@ -73,7 +78,8 @@ export function outputGuard(guardrails: readonly OutputGuardrail[], options: Out
         "outputGuard() received a turn without the model's message: put outputGuard() after llmStep().",
       );
     }
-    const final = toolCalls(message).length === 0 && turn.next.length === 0 && message.stopReason !== 'aborted';
+    const final =
+      toolCalls(message).length === 0 && turn.next.length === 0 && message.stopReason !== 'aborted';
     if (!final || guardrails.length === 0 || turn.stop?.reason === 'guardrail') return of(turn);
     let retries = retriesByRun.get(turn.run);
     if (!retries) retriesByRun.set(turn.run, (retries = new Map()));
@@ -91,7 +97,9 @@ export function outputGuard(guardrails: readonly OutputGuardrail[], options: Out
       defer(() => {
         const trip = firstTrip(seen);
         if (trip) return tripped(turn, trip, options.onTrip);
-        const asked = seen.filter((e): e is GuardrailEndEvent => e.type === 'guardrail-end' && e.outcome === 'retry');
+        const asked = seen.filter(
+          (e): e is GuardrailEndEvent => e.type === 'guardrail-end' && e.outcome === 'retry',
+        );
         if (asked.length === 0) return of(turn);
         for (const r of asked) counts.set(r.guardrail, (counts.get(r.guardrail) ?? 0) + 1);
         return of(turn.withNext([retryMessage(asked, turn.run.scheduler.now())]));

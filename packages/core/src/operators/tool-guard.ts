@@ -29,7 +29,7 @@ export function toolGuard(guardrails: readonly ToolGuardrail[]): LoopOperator {
   return turnOperator('toolGuard', (turn) => {
     if (turn.toolResults) {
       throw new PipelineError(
-        "toolGuard() received a turn whose tools already ran: put toolGuard() before executeTools().",
+        'toolGuard() received a turn whose tools already ran: put toolGuard() before executeTools().',
       );
     }
     addToolGuardrails(turn.run, guardrails);
