@@ -14,6 +14,7 @@ import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signa
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { parseTranscript } from './import-messages.js';
+import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { Session } from '../session/session.js';
 import { SessionSync } from './session-sync.js';
 
@@ -218,7 +219,8 @@ export class Agent {
 
   /**
    * Loads the transcript from the config's `session` (done before the first run anyway, and
-   * again after a failed write). Rejects with `InvalidTranscriptError` for a transcript that is
+   * again after a failed write). Calls a crashed process left open get a synthetic error
+   * result, written back to the session. Rejects with `InvalidTranscriptError` for a transcript that is
    * not valid, with `AgentBusyError` while a run is active.
    */
   loadSession(): Promise<void> {
@@ -228,8 +230,11 @@ export class Agent {
       return Promise.reject(new AgentBusyError('Cannot load the session while a run is active.'));
     this.loading ??= sync
       .load()
-      .then((messages) => {
+      .then((loaded) => {
+        // A process that died mid-run left calls without results: close them, and keep that.
+        const { messages } = repairMessageSequence(loaded, this.scheduler().now());
         this.state.next({ ...this.state.value, messages: parseTranscript(messages) });
+        sync.sync(this.messages);
       })
       .finally(() => (this.loading = undefined));
     return this.loading;
