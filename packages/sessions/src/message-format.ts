@@ -30,7 +30,7 @@ function fromV1(raw: Raw): Raw {
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     const calls = Array.isArray(message.toolCalls) ? (message.toolCalls as Raw[]) : [];
     message.content = [
-      ...(Array.isArray(content) ? content : []),
+      ...(Array.isArray(content) ? (content as unknown[]) : []),
       ...calls.map((c) => ({ type: 'tool-call', id: c.id, name: c.name, args: c.args ?? {} })),
     ];
     delete message.toolCalls;

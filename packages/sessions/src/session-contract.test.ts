@@ -21,7 +21,7 @@ export function describeSessionContract(
       const second = sampleTranscript('b');
       expect(await session.append(first, 0)).toBe(1);
       expect(await session.append(second, 1)).toBe(2);
-      const expected = JSON.parse(JSON.stringify([...first, ...second]));
+      const expected = JSON.parse(JSON.stringify([...first, ...second])) as unknown[];
       expect(await session.load()).toEqual({ messages: expected, version: 2 });
       // A new instance (a restart) reads the same.
       expect(await open().load()).toEqual({ messages: expected, version: 2 });

@@ -154,6 +154,6 @@ function attempt<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return Promise.reject(error as Error);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -82,7 +82,7 @@ export function outputGuard(
       toolCalls(message).length === 0 && turn.next.length === 0 && message.stopReason !== 'aborted';
     if (!final || guardrails.length === 0 || turn.stop?.reason === 'guardrail') return of(turn);
     let retries = retriesByRun.get(turn.run);
-    if (!retries) retriesByRun.set(turn.run, (retries = new Map()));
+    if (!retries) retriesByRun.set(turn.run, (retries = new Map<string, number>()));
     const counts = retries;
     const output = outputOf(turn);
     const ctx = guardrailContext(turn);
