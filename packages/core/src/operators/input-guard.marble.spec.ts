@@ -62,6 +62,23 @@ describe('inputGuard (marbles)', () => {
     });
   });
 
+  it('unsubscribing mid-race tears down both the model stream and the check', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const answer$ = cold('-a 9ms b 9ms (f|)', helloValues);
+      const check$ = cold('30ms (v|)', { v: pass });
+      const guard: InputGuardrail = { name: 'moderation', parallel: true, check: () => check$ };
+      const e1 = cold('-t|', { t: aTurn({ model: streamModel(answer$), priorLength: 0 }) });
+      const unsub = '10ms !';
+
+      expectObservable(summarized(e1.pipe(inputGuard([guard], { call: llmStep() }))), unsub).toBe(
+        timeline([1, 'G'], [2, 'SU']),
+        letters,
+      );
+      expectSubscriptions(answer$.subscriptions).toBe('-^ 8ms !');
+      expectSubscriptions(check$.subscriptions).toBe('-^ 8ms !');
+    });
+  });
+
   it('holds a finished answer until the slower parallel check passes', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const answer$ = cold('-a 9ms b 9ms (f|)', helloValues);
