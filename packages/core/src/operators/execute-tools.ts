@@ -6,6 +6,7 @@ import { toolCalls } from '../messages/message-helpers.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { runToolBatch } from './tool-batch.js';
 import type { ToolGuardrail } from '../guardrails/guardrail.js';
+import { checkGuardrailList } from '../guardrails/check-guardrail-list.js';
 import { turnOperator } from './turn-operator.js';
 
 export {
@@ -53,6 +54,7 @@ export interface ExecuteToolsOptions {
  */
 export function executeTools(options: ExecuteToolsOptions = {}): LoopOperator {
   validateExecuteToolsOptions(options);
+  checkGuardrailList('executeTools.guardrails', options.guardrails, ['before', 'after'], false);
   return turnOperator('executeTools', (turn) => {
     if (!turn.assistant && turn.stop) return of(turn); // stopped before its model call
     if (!turn.assistant) {
