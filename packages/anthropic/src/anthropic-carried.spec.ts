@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runAgent, tool, type AgentEvent, type AssistantMessage, type ModelEvent } from '@rxagent/core';
-import { collectEvents } from '@rxagent/testing';
+import { collectEvents, recordedStream } from '@rxagent/testing';
 import {
   collect,
   messageEnd,
@@ -17,16 +16,8 @@ import {
 // official SDK against the local SSE server (streams authored after Anthropic's API reference
 // where no recording is published), and what the next request sends back.
 
-/** A recorded stream (one event's data per line) as SSE events. */
-function recorded(file: string): { event: string; data: unknown }[] {
-  return readFileSync(join(__dirname, '__fixtures__', file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const data = JSON.parse(line) as { type: string };
-      return { event: data.type, data };
-    });
-}
+/** A recorded stream from this package's `__fixtures__`. */
+const recorded = (file: string) => recordedStream(join(__dirname, '__fixtures__', file));
 
 const ask = { messages: [{ role: 'user' as const, content: 'Go', timestamp: 0 }] };
 const finishOf = (events: ModelEvent[]) => {

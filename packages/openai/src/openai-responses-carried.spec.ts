@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runAgent, tool, type AgentEvent, type AssistantMessage, type ChatModel } from '@rxagent/core';
-import { collectEvents, type SseEvent, type SseTestServer } from '@rxagent/testing';
+import { collectEvents, recordedStream, type SseEvent, type SseTestServer } from '@rxagent/testing';
 import {
   RESPONSES_START,
   collect,
@@ -26,16 +25,8 @@ afterEach(async () => {
 
 const responses = (s: SseTestServer): ChatModel => testModel(s, { api: 'responses' });
 
-/** A recorded stream (one event's data per line) as SSE events. */
-function recorded(file: string): SseEvent[] {
-  return readFileSync(join(__dirname, '__fixtures__', file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const data = JSON.parse(line) as { type: string };
-      return { event: data.type, data };
-    });
-}
+/** A recorded stream from this package's `__fixtures__`. */
+const recorded = (file: string) => recordedStream(join(__dirname, '__fixtures__', file));
 
 /** An output item streamed as added + done (a server tool's or a native call's item). */
 function item(outputIndex: number, done: Record<string, unknown>): SseEvent[] {
