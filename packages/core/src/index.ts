@@ -151,6 +151,7 @@ export { toToolResult } from './tools/tool-output.js';
 // The loop
 export { runAgent } from './loop/run-agent.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
+export type { InstrumentedRun, RunInstrument, ToolScopeCall } from './loop/run-instrument.js';
 export { Turn } from './loop/turn.js';
 export type { TurnContextUpdate } from './loop/turn.js';
 export { isTurn } from './loop/loop-item.js';

@@ -12,6 +12,21 @@ function checkSignal(value: unknown): void {
   if (!ok) throw invalidOption('signal', value, 'an AbortSignal (e.g. new AbortController().signal)');
 }
 
+function checkInstrument(value: unknown): void {
+  if (value === undefined) return;
+  const hooks =
+    typeof value === 'object' || typeof value === 'function' ? (value as Record<string, unknown>) : null;
+  const ok =
+    hooks !== null &&
+    ['events', 'toolScope'].every((key) => hooks[key] === undefined || typeof hooks[key] === 'function');
+  if (!ok)
+    throw invalidOption(
+      'instrument',
+      value,
+      'a RunInstrument: { events?(events$, run), toolScope?(call, execute) }',
+    );
+}
+
 function checkStopWhen(value: unknown): void {
   if (value === undefined || typeof value === 'function') return;
   checkArray('stopWhen', value, 'a stop condition (a function) or an array of them', checkFunction);
@@ -59,6 +74,7 @@ export function validateRunConfig(config: RunAgentConfig): void {
   }
   checkMethods('scheduler', c.scheduler, ['now', 'schedule'], 'an RxJS SchedulerLike');
   checkSignal(c.signal);
+  checkInstrument(c.instrument);
   checkStopWhen(c.stopWhen);
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);

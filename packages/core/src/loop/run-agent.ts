@@ -145,7 +145,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
           tap(() => (aborted = true)),
         )
       : undefined;
-    return concat(
+    const run$ = concat(
       defer(() => {
         const raised = early ?? [];
         early = undefined;
@@ -171,6 +171,10 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
         return from([...closing, end]);
       }),
     ).pipe(finalize(() => scope.close(!ended)));
+    const instrument = config.instrument;
+    if (!instrument?.events) return run$;
+    const { provider, modelId } = config.model;
+    return instrument.events(run$, { runId, scheduler, provider, modelId });
   });
 }
 

@@ -7,6 +7,7 @@ import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import type { LoopItem } from './loop-item.js';
+import type { RunInstrument } from './run-instrument.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 
 /**
@@ -106,4 +107,6 @@ export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   pipeline?: Pipeline;
   /** The run's id (default a random UUID). */
   runId?: string;
+  /** Tracing or metrics around the run's events and each tool's execution (e.g. `traceRun()`). */
+  instrument?: RunInstrument;
 }

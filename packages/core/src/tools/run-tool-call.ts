@@ -21,7 +21,7 @@ import { isPromiseLike, toObservable } from '../util/to-observable.js';
 import { approvalNeeded, toApprovalDecision } from './approval-decision.js';
 import { CallContext } from './call-context.js';
 import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
-import { executeTool } from './execute-tool.js';
+import { executeTool, type ToolScope } from './execute-tool.js';
 import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from './tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
@@ -48,6 +48,8 @@ export interface ToolCallEnv {
   guard?: ToolGuardEnv;
   /** Where progress reported with `ctx.progress` goes (it may come at any time). */
   progress(event: AgentEvent): void;
+  /** The run instrument's scope around the execution. */
+  toolScope?: ToolScope;
 }
 
 /** An item of one call's stream: its events, then its one outcome. */
@@ -113,6 +115,7 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
           timeoutMs: env.timeoutMs,
           scheduler: env.scheduler,
           onTimeout: () => cancel.abort('timeout'),
+          ...(env.toolScope ? { toolScope: env.toolScope } : {}),
         },
       );
       return isObservable(outcome) ? outcome : of(outcome);
