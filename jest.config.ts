@@ -17,7 +17,7 @@ const config: Config = {
   ],
   moduleNameMapper: {
     '^@rxagent/core/provider$': '<rootDir>/packages/core/src/provider.ts',
-    '^@rxagent/(core|testing|openai|anthropic|tools|context|mcp|subagents|otel|durable)$':
+    '^@rxagent/(core|testing|openai|anthropic|tools|context|mcp|subagents|otel|durable|sessions)$':
       '<rootDir>/packages/$1/src/index.ts',
     '^@rxagent/dashboard$': '<rootDir>/apps/dashboard/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

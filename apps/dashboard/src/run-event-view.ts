@@ -66,6 +66,10 @@ function describe(event: AgentEvent): string | undefined {
       return `context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`;
     case 'warning':
       return `warning: ${short(event.message, 100)}`;
+    case 'guardrail-start':
+      return `⛨ ${event.guardrail} checks the ${event.kind}`;
+    case 'guardrail-end':
+      return `⛨ ${event.guardrail}: ${event.outcome}${event.reason ? ` (${short(event.reason, 80)})` : ''}`;
     case 'agent-end':
       return `stopped: ${event.reason}`;
     case 'message-update':

@@ -243,3 +243,37 @@ export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
 export { fromSSE } from './streams/from-sse.js';
 export type { FromSSEOptions } from './streams/from-sse.js';
 export { resumeTranscript } from './replay/resume-transcript.js';
+// Guardrails
+export type {
+  GuardedToolCall,
+  GuardrailContext,
+  GuardrailInput,
+  GuardrailOutput,
+  GuardrailVerdict,
+  InputGuardrail,
+  MaybeAsync,
+  OutputGuardrail,
+  OutputGuardrailVerdict,
+  ToolGuardrail,
+  ToolInputVerdict,
+  ToolOutputVerdict,
+} from './guardrails/guardrail.js';
+export type { GuardrailConfig, GuardrailTripMode } from './guardrails/guardrail-config.js';
+export type {
+  GuardrailEndEvent,
+  GuardrailKind,
+  GuardrailOutcome,
+  GuardrailStartEvent,
+} from './events/guardrail-events.js';
+export { GuardrailTrippedError } from './errors/guardrail-tripped-error.js';
+export { inputGuard } from './operators/input-guard.js';
+export type { InputGuardOptions } from './operators/input-guard.js';
+export { outputGuard } from './operators/output-guard.js';
+export type { OutputGuardOptions } from './operators/output-guard.js';
+export { toolGuard } from './operators/tool-guard.js';
+export type { RunningGuardrail } from './state/reduce-guardrail.js';
+
+// Sessions
+export type { Session, SessionSnapshot } from './session/session.js';
+export { InMemorySession } from './session/in-memory-session.js';
+export { SessionConflictError } from './errors/session-conflict-error.js';

@@ -13,7 +13,8 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | E | message-end | d | approval-end |
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
- * | O | output-update | Z | agent-end |
+ * | O | output-update | G | guardrail-start |
+ * | g | guardrail-end | Z | agent-end |
  *
  * @example
  * EVENT_LETTERS['tool-end']; // 'e'
@@ -34,6 +35,8 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   compaction: 'C',
   warning: 'W',
   'output-update': 'O',
+  'guardrail-start': 'G',
+  'guardrail-end': 'g',
   'agent-end': 'Z',
 };
 

@@ -17,6 +17,9 @@ import { AgentApprovals } from './agent-approvals.js';
 import { parseTranscript } from './import-messages.js';
 import type { RecordedEvent } from '../replay/record-run.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
+import { repairMessageSequence } from '../messages/message-sequence.js';
+import type { Session } from '../session/session.js';
+import { SessionSync } from './session-sync.js';
 
 /**
  * What `new Agent()` takes: a run config without the per-run keys, plus the first transcript.
@@ -30,6 +33,11 @@ export interface AgentConfig extends Omit<
 > {
   /** The transcript to start from. */
   messages?: readonly AgentMessage[];
+  /**
+   * Where the conversation persists: loaded before the first run, each completed message
+   * appended (instead of `messages`).
+   */
+  session?: Session;
   /** Where a throwing listener (or a failed auto-resumed run) is reported. Default: console.error. */
   onError?: (error: unknown, context: string) => void;
 }
@@ -102,6 +110,8 @@ export class Agent<TOutput = unknown> {
   private readonly approvals: AgentApprovals;
   private active?: ActiveRun;
   private idleWaiters: (() => void)[] = [];
+  private readonly session?: SessionSync;
+  private loading?: Promise<void>;
 
   /** Every event of every run (hot). */
   readonly events$: Observable<AgentEvent>;
@@ -110,7 +120,14 @@ export class Agent<TOutput = unknown> {
 
   constructor(config: AgentConfig & { output?: OutputSchema<TOutput> }) {
     if (!config?.model) throw new AgentConfigError('new Agent() needs a model: pass { model }.');
+    if (config.session && config.messages) {
+      throw new AgentConfigError(
+        'new Agent() takes { session } or { messages }, not both: the session holds the transcript.',
+      );
+    }
     this.config = config;
+    // A failed write (another writer got there first) cancels the run: it could not be kept.
+    if (config.session) this.session = new SessionSync(config.session, () => this.abort({ silent: true }));
     this.state = new BehaviorSubject(
       initialAgentState(config.messages ? parseTranscript(config.messages) : []),
     );
@@ -206,6 +223,29 @@ export class Agent<TOutput = unknown> {
     active.cancel.next();
   }
 
+  /**
+   * Loads the transcript from the config's `session` (done before the first run anyway, and
+   * again after a failed write). Calls a crashed process left open get a synthetic error
+   * result, written back to the session. Rejects with `InvalidTranscriptError` for a transcript that is
+   * not valid, with `AgentBusyError` while a run is active.
+   */
+  loadSession(): Promise<void> {
+    const sync = this.session;
+    if (!sync) return Promise.resolve();
+    if (this.active)
+      return Promise.reject(new AgentBusyError('Cannot load the session while a run is active.'));
+    this.loading ??= sync
+      .load()
+      .then((loaded) => {
+        // A process that died mid-run left calls without results: close them, and keep that.
+        const { messages } = repairMessageSequence(loaded, this.scheduler().now());
+        this.state.next({ ...this.state.value, messages: parseTranscript(messages) });
+        sync.sync(this.messages);
+      })
+      .finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
   /** Resolves when no run is active. */
   waitForIdle(): Promise<void> {
     if (!this.active) return Promise.resolve();
@@ -246,6 +286,7 @@ export class Agent<TOutput = unknown> {
       throw new AgentBusyError('Cannot import messages while a run is active: await waitForIdle() first.');
     const messages = parseTranscript(input);
     this.state.next({ ...this.state.value, messages });
+    this.session?.replace(messages);
   }
 
   /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
@@ -260,6 +301,7 @@ export class Agent<TOutput = unknown> {
     this.abort({ silent: true });
     this.clearQueues();
     this.state.next(initialAgentState());
+    this.session?.replace([]);
   }
 
   setModel(model: ChatModel): void {
@@ -279,6 +321,24 @@ export class Agent<TOutput = unknown> {
   }
 
   private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
+    const sync = this.session;
+    if (!sync) return this.run(prompt);
+    if (this.active || this.loading) return Promise.reject(new AgentBusyError());
+    const ready = sync.isCurrent ? Promise.resolve() : this.loadSession();
+    // The run's promise settles once its messages are written (a failed write rejects it).
+    return ready
+      .then(() => this.run(prompt))
+      .then(
+        (result) => sync.flush().then(() => result),
+        (error: unknown) =>
+          sync.flush().then(
+            () => Promise.reject(error as Error),
+            () => Promise.reject(error as Error),
+          ),
+      );
+  }
+
+  private run(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
     if (this.active) return Promise.reject(new AgentBusyError());
     return new Promise<AgentRunResult<TOutput>>((resolve, reject) => {
       const active: ActiveRun = {
@@ -289,7 +349,7 @@ export class Agent<TOutput = unknown> {
       };
       this.active = active;
       let end: AgentEndEvent | undefined;
-      const { onError: _onError, messages: _initial, ...runConfig } = this.config;
+      const { onError: _onError, messages: _initial, session: _session, ...runConfig } = this.config;
       const run$ = runAgent({
         ...runConfig,
         messages: this.messages,
@@ -310,6 +370,8 @@ export class Agent<TOutput = unknown> {
             if (event.type === 'agent-start' && event.messages) active.before = event.messages.length;
             if (event.type === 'agent-end') end = event;
             this.dispatch(event);
+            if (event.type === 'message-end' || event.type === 'agent-start')
+              this.session?.sync(this.messages);
           },
           error: (error: unknown) => {
             this.settle();
@@ -350,6 +412,8 @@ export class Agent<TOutput = unknown> {
 
   private settle(): void {
     this.active = undefined;
+    // What the end of the run closed (cancelled calls, a partial answer) is kept too.
+    this.session?.sync(this.messages);
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();

@@ -1,6 +1,7 @@
 import { checkPrices } from '../cost/check-prices.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
+import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
 import { checkNumber, invalidOption } from './check-number.js';
 import { checkArray, checkFunction, checkMethods, checkOneOf } from './check-shape.js';
 import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
@@ -80,4 +81,5 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkToolHooks('', c);
   checkTools(c.tools);
   checkPrices(c.prices);
+  checkGuardrailConfig(c);
 }

@@ -10,6 +10,7 @@ import type {
   Usage,
 } from '../messages/types.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
 
 /**
  * What one turn (a model call and its tools) produced.
@@ -278,6 +279,8 @@ export type AgentEvent =
   | CompactionEvent
   | WarningEvent
   | OutputUpdateEvent
+  | GuardrailStartEvent
+  | GuardrailEndEvent
   | AgentEndEvent;
 
 /**

@@ -31,6 +31,8 @@ export function decideTurn(out: Turn | undefined, maxSteps: number): TurnDecisio
     );
   }
   const assistant = out.assistant;
+  // Stopped before its model call (an input guardrail): no step to end, nothing to answer.
+  if (!assistant && out.stop) return { events: [], end: out.stop, last: out };
   if (!assistant) {
     throw new PipelineError(
       "A turn left the pipeline without the model's message: put llmStep() in the pipeline.",
@@ -64,7 +66,10 @@ export function decideTurn(out: Turn | undefined, maxSteps: number): TurnDecisio
   const wantsMore = calls.length > 0 || turn.next.length > 0 || turn.steering.some((s) => s.queue.size > 0);
   const followUpsWaiting = turn.followUps.some((q) => q.size > 0);
   // A natural finish (no calls, nothing queued) is `completed` even when a predicate also said stop.
-  if (turn.stop) return { events, end: wantsMore || followUpsWaiting ? turn.stop : completed(), last: turn };
+  if (turn.stop) {
+    const keep = wantsMore || followUpsWaiting || turn.stop.reason === 'guardrail';
+    return { events, end: keep ? turn.stop : completed(), last: turn };
+  }
   if (wantsMore) return goOn([]);
   if (followUpsWaiting) {
     const now = turn.run.scheduler.now();

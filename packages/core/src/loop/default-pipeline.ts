@@ -1,10 +1,10 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { compactContext } from '../operators/compact-context.js';
 import { executeTools } from '../operators/execute-tools.js';
-import { llmStep } from '../operators/llm-step.js';
 import { stopWhen } from '../operators/stop-when.js';
 import type { Pipeline, RunAgentConfig } from './run-config.js';
 import type { LoopOperator } from './loop-item.js';
+import { guardedModelCall, outputGuardOf, withConfigGuardrails } from './guardrail-pipeline.js';
 
 function stopConditions(config: RunAgentConfig) {
   return config.stopWhen === undefined ? [] : [config.stopWhen].flat();
@@ -12,7 +12,8 @@ function stopConditions(config: RunAgentConfig) {
 
 /**
  * The loop body `runAgent` uses without `pipeline`: `compactContext` (with a
- * `contextManager`) → `llmStep` → `executeTools` → `stopWhen` (with `stopWhen`). Steering,
+ * `contextManager`) → `llmStep` (inside `inputGuard` with `inputGuardrails`) → `executeTools`
+ * → `outputGuard` (with `outputGuardrails`) → `stopWhen` (with `stopWhen`). Steering,
  * follow-ups, stop guards and `maxSteps` apply to every pipeline.
  *
  * @example
@@ -22,7 +23,9 @@ export function defaultPipeline(config: RunAgentConfig): Pipeline {
   return (turn$) => {
     const operators: LoopOperator[] = [];
     if (config.contextManager) operators.push(compactContext(config.contextManager));
-    operators.push(llmStep(), executeTools());
+    operators.push(guardedModelCall(config), executeTools());
+    const guard = outputGuardOf(config);
+    if (guard) operators.push(guard);
     const conditions = stopConditions(config);
     if (conditions.length > 0) operators.push(stopWhen(conditions));
     return operators.reduce((stream$, operator) => operator(stream$), turn$);
@@ -35,8 +38,8 @@ export function defaultPipeline(config: RunAgentConfig): Pipeline {
  * goes is the pipeline's choice.
  */
 export function resolvePipeline(config: RunAgentConfig): Pipeline {
-  const custom = config.pipeline;
-  if (!custom) return defaultPipeline(config);
+  if (!config.pipeline) return defaultPipeline(config);
+  const custom = withConfigGuardrails(config, config.pipeline);
   if (config.contextManager) {
     throw new AgentConfigError(
       'contextManager is only read by the default pipeline: with a custom pipeline, put compactContext(manager) ' +

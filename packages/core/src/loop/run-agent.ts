@@ -258,7 +258,7 @@ function pass(
           signal: end,
           messages: last.transcript.sliceFrom(last.run.priorLength),
           usage: last.usage,
-          steps: last.steps.length + 1,
+          steps: last.steps.length + (last.assistant ? 1 : 0),
         };
         if (last.output !== undefined) agentEnd.output = last.output;
         out.next(agentEnd);

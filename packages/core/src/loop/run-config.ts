@@ -5,6 +5,7 @@ import type { OutputMode } from '../output/output-mode.js';
 import type { OutputSchema } from '../output/output-schema.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js';
+import type { GuardrailConfig } from '../guardrails/guardrail-config.js';
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
@@ -62,7 +63,7 @@ export type ModelCallOptions = Pick<ChatRequest, (typeof MODEL_CALL_OPTIONS)[num
  * @example
  * const config: RunAgentConfig = { model, system: 'Be brief.', prompt: 'Hi', tools: [weather], maxSteps: 5 };
  */
-export interface RunAgentConfig extends ModelCallOptions {
+export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   model: ChatModel;
   /** The new input of this run: text, a message or messages. */
   prompt?: UserInput | AgentMessage | AgentMessage[];

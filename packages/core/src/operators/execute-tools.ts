@@ -5,6 +5,8 @@ import type { LoopOperator } from '../loop/loop-item.js';
 import { toolCalls } from '../messages/message-helpers.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { runToolBatch } from './tool-batch.js';
+import type { ToolGuardrail } from '../guardrails/guardrail.js';
+import { checkGuardrailList } from '../guardrails/check-guardrail-list.js';
 import { turnOperator } from './turn-operator.js';
 
 export {
@@ -30,6 +32,8 @@ export interface ExecuteToolsOptions {
   approvalRequired?: readonly string[];
   toolGate?: ToolGate;
   middlewares?: readonly ToolMiddleware[];
+  /** Tool guardrails, after the run's `toolGuardrails` and those `toolGuard()` added. */
+  guardrails?: readonly ToolGuardrail[];
 }
 
 /**
@@ -50,7 +54,9 @@ export interface ExecuteToolsOptions {
  */
 export function executeTools(options: ExecuteToolsOptions = {}): LoopOperator {
   validateExecuteToolsOptions(options);
+  checkGuardrailList('executeTools.guardrails', options.guardrails, ['before', 'after'], false);
   return turnOperator('executeTools', (turn) => {
+    if (!turn.assistant && turn.stop) return of(turn); // stopped before its model call
     if (!turn.assistant) {
       throw new PipelineError(
         "executeTools() received a turn without the model's message: put executeTools() after llmStep() in the pipeline.",

@@ -40,6 +40,7 @@ export interface LlmStepOptions {
 export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOperator {
   validateLlmStepOptions(options);
   return turnOperator('llmStep', (turn) => {
+    if (turn.stop && !turn.assistant) return of(turn); // stopped before its model call (an input guardrail)
     if (turn.assistant) {
       throw new PipelineError(
         "llmStep() received a turn that already has the model's message: a pipeline calls the model " +

@@ -1,4 +1,4 @@
-import { from } from 'rxjs';
+import { from, of } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
@@ -24,6 +24,7 @@ export function stopWhen(...conditions: (StopCondition | readonly StopCondition[
   return turnOperator('stopWhen', (turn) => {
     const step = turn.stepResult();
     if (!step) {
+      if (turn.stop) return of(turn); // stopped before its model call (an input guardrail)
       throw new PipelineError(
         "stopWhen() received a turn without the model's message: put stopWhen() after llmStep() and executeTools().",
       );

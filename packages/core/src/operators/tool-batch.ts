@@ -22,6 +22,8 @@ import type { Turn } from '../loop/turn.js';
 import type { LoopItem } from '../loop/loop-item.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
 import { stopSignal } from '../stop/stop-signal.js';
+import { GuardrailStop } from '../errors/guardrail-stop.js';
+import { toolGuardEnv } from '../guardrails/tool-guard-env.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';
 import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
 import { errorToolResult } from '../tools/tool-output.js';
@@ -106,6 +108,7 @@ export function runToolBatch(
         : undefined;
     let skipText: string | undefined;
     let stop: { error: AgentStop; call: ToolCallPart } | undefined;
+    const guard = toolGuardEnv(turn, options.guardrails);
 
     const steered = (): boolean => {
       if (!skipText && interruptQueues.some((q) => q.size > 0)) skipText = SKIPPED_FOR_STEERING_TEXT;
@@ -168,6 +171,7 @@ export function runToolBatch(
           approver: options.approver ?? config.approver,
           toolGate: options.toolGate ?? config.toolGate,
           middlewares: options.middlewares ?? config.middlewares ?? [],
+          ...(guard ? { guard } : {}),
           progress: (event) => progress.next(event),
           ...(toolScope ? { toolScope } : {}),
         });
@@ -236,7 +240,9 @@ export function runToolBatch(
       for (const message of results)
         events.push({ type: 'message-start', message }, { type: 'message-end', message });
       let next = turn.withToolResults(results, toolErrors);
-      if (stop) {
+      if (stop && GuardrailStop.isInstance(stop.error)) {
+        next = next.withStop(stop.error.signal);
+      } else if (stop) {
         next = next.withStop(
           stopSignal('stop-requested', stop.error.reason, {
             source: stop.call.name,

@@ -2,7 +2,9 @@ import type { SerializedError } from '../errors/serialize-error.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
+import type { GuardrailEndEvent } from '../events/guardrail-events.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { RunningGuardrail } from './reduce-guardrail.js';
 
 /**
  * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and
@@ -82,6 +84,10 @@ export interface AgentState {
   output?: unknown;
   /** Retries of model calls so far in this run. */
   retries: number;
+  /** Guardrail checks in progress. */
+  guardrails: readonly RunningGuardrail[];
+  /** The verdict of the last guardrail check that ended in this run. */
+  lastGuardrailVerdict?: GuardrailEndEvent;
 }
 
 /**
@@ -102,5 +108,6 @@ export function initialAgentState(messages: readonly AgentMessage[] = []): Agent
     usage: emptyUsage(),
     isRunning: false,
     retries: 0,
+    guardrails: [],
   };
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
+import { reduceGuardrail } from './reduce-guardrail.js';
 import { appendMessages } from './transcript-log.js';
 
 /**
@@ -25,6 +26,8 @@ function copy(s: AgentState): AgentState {
     isRunning: s.isRunning,
     retries: s.retries,
     output: s.output,
+    guardrails: s.guardrails,
+    lastGuardrailVerdict: s.lastGuardrailVerdict,
   };
 }
 
@@ -63,6 +66,8 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.isRunning = true;
       next.retries = 0;
       next.output = undefined;
+      next.guardrails = [];
+      next.lastGuardrailVerdict = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -132,6 +137,9 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next = copy(state);
       next.output = event.output;
       return next;
+    case 'guardrail-start':
+    case 'guardrail-end':
+      return reduceGuardrail(state, copy(state), event);
     case 'agent-end':
       next = copy(state);
       if (event.output !== undefined) next.output = event.output;

@@ -3,7 +3,7 @@
  * `completed` (the model answered without tool calls) · `steps-limit` · `token-limit` ·
  * `time-limit` · `finish-reason` · `stop-requested` (a tool threw `AgentStop`) ·
  * `predicate` (a stopWhen predicate) · `rejected` (every tool call of a turn was rejected) ·
- * `user-requested` (aborted).
+ * `user-requested` (aborted) · `guardrail` (a guardrail tripped; `StopSignal.source` names it).
  *
  * @example
  * if (event.type === 'agent-end' && event.reason === 'steps-limit') console.warn('Ran out of steps');
@@ -17,7 +17,8 @@ export type StopReason =
   | 'stop-requested'
   | 'predicate'
   | 'rejected'
-  | 'user-requested';
+  | 'user-requested'
+  | 'guardrail';
 
 /**
  * Why and how a run stopped: the reason, a readable message, and optional context and source.

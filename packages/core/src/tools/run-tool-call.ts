@@ -23,6 +23,7 @@ import { CallContext } from './call-context.js';
 import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
 import { executeTool, type ToolScope } from './execute-tool.js';
 import { promiseToolWarning } from './virtual-time-warning.js';
+import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from './tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult } from './tool-output.js';
@@ -44,6 +45,8 @@ export interface ToolCallEnv {
   approver?: Approver;
   toolGate?: ToolGate;
   middlewares: readonly ToolMiddleware[];
+  /** Tool guardrails around the execution (after the gate, outside the middlewares). */
+  guard?: ToolGuardEnv;
   /** Where progress reported with `ctx.progress` goes (it may come at any time). */
   progress(event: AgentEvent): void;
   /** The run instrument's scope around the execution. */
@@ -103,9 +106,9 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     );
     let ended = false;
 
-    const execute = (): Observable<CallItem> => {
+    const run = (finalArgs: unknown): Observable<CallItem> => {
       const outcome = executeTool(
-        { ...call, args },
+        { ...call, args: finalArgs },
         {
           tool,
           ctx,
@@ -122,6 +125,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       );
       return isObservable(outcome) ? outcome : of(outcome);
     };
+    const execute = (): Observable<CallItem> =>
+      env.guard ? guardToolCall(env.guard, call, args, run) : run(args);
 
     const gate = (): Observable<CallItem> => {
       const toolGate = env.toolGate;
