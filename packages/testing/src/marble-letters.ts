@@ -13,7 +13,8 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | E | message-end | d | approval-end |
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
- * | Z | agent-end | | |
+ * | Z | agent-end | X | context-usage |
+ * | M | summary-start | m | summary-update |
  *
  * @example
  * EVENT_LETTERS['tool-end']; // 'e'
@@ -32,6 +33,9 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'turn-end': 'N',
   retry: 'R',
   compaction: 'C',
+  'context-usage': 'X',
+  'summary-start': 'M',
+  'summary-update': 'm',
   warning: 'W',
   'agent-end': 'Z',
 };

@@ -3,6 +3,7 @@ import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { ContextUsage } from '../context/context-usage.js';
 
 /**
  * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and
@@ -80,6 +81,10 @@ export interface AgentState {
   isRunning: boolean;
   /** Retries of model calls so far in this run. */
   retries: number;
+  /** How full the context is (the last `context-usage`; only with a context manager that reports it). */
+  contextUsage?: ContextUsage;
+  /** True while a context summary call runs (`summary-start` until `compaction`). */
+  compacting?: boolean;
 }
 
 /**

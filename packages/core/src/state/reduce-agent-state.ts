@@ -24,6 +24,8 @@ function copy(s: AgentState): AgentState {
     error: s.error,
     isRunning: s.isRunning,
     retries: s.retries,
+    contextUsage: s.contextUsage,
+    compacting: s.compacting,
   };
 }
 
@@ -61,6 +63,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.error = undefined;
       next.isRunning = true;
       next.retries = 0;
+      next.compacting = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -126,8 +129,23 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.streamingMessage = undefined;
       next.retries = state.retries + 1;
       return next;
+    case 'summary-start':
+      next = copy(state);
+      next.compacting = true;
+      return next;
+    case 'compaction':
+      if (!event.usage && !state.compacting) return state;
+      next = copy(state);
+      next.compacting = undefined;
+      if (event.usage) next.usage = addUsage(state.usage, event.usage);
+      return next;
+    case 'context-usage':
+      next = copy(state);
+      next.contextUsage = event.usage;
+      return next;
     case 'agent-end':
       next = copy(state);
+      next.compacting = undefined;
       next.phase = 'idle';
       next.streamingMessage = undefined;
       next.stopReason = event.reason;
@@ -135,7 +153,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.isRunning = false;
       return next;
     default:
-      // turn-end, compaction, warning: nothing to fold.
+      // turn-end, summary-update, warning: nothing to fold.
       return state;
   }
 }
