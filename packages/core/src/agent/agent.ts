@@ -264,10 +264,13 @@ export class Agent {
    * transcript as it was.
    */
   async compact(): Promise<CompactionInfo | undefined> {
-    if (this.active) throw new AgentBusyError('Cannot compact while a run is active: await waitForIdle() first.');
+    if (this.active)
+      throw new AgentBusyError('Cannot compact while a run is active: await waitForIdle() first.');
     const manager = this.config.contextManager;
     if (!manager?.compact) {
-      throw new AgentConfigError('compact() needs a contextManager with compact(), e.g. contextEngine({ model }).');
+      throw new AgentConfigError(
+        'compact() needs a contextManager with compact(), e.g. contextEngine({ model }).',
+      );
     }
     const commit = await compactTranscript(
       { ...manager, compact: manager.compact.bind(manager) },

@@ -66,7 +66,13 @@ export function callModel(
                 concat(
                   from(update.events),
                   defer(() =>
-                    attempt(attemptNo + 1, update.messages, all, true, update.usage ? base.withUsage(update.usage) : base),
+                    attempt(
+                      attemptNo + 1,
+                      update.messages,
+                      all,
+                      true,
+                      update.usage ? base.withUsage(update.usage) : base,
+                    ),
                   ),
                 ),
               ),
@@ -78,7 +84,9 @@ export function callModel(
         const delayMs = retryDelayMs(error, all.length, backoff, config.random);
         return concat(
           of(retryEvent(all.length, delayMs, error)),
-          timer(delayMs, scheduler).pipe(concatMap(() => attempt(attemptNo + 1, messages, all, recovered, base))),
+          timer(delayMs, scheduler).pipe(
+            concatMap(() => attempt(attemptNo + 1, messages, all, recovered, base)),
+          ),
         );
       }),
     );

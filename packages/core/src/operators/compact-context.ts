@@ -129,7 +129,9 @@ export function compactContext(manager: ContextManager): LoopOperator {
       (p): Observable<LoopItem> => {
         const withUsage = p.compaction?.usage ? turn.withUsage(p.compaction.usage) : turn;
         const next =
-          p.messages !== input || recoverOverflow ? withUsage.withContext(p.messages, recoverOverflow) : withUsage;
+          p.messages !== input || recoverOverflow
+            ? withUsage.withContext(p.messages, recoverOverflow)
+            : withUsage;
         return from<LoopItem[]>([...projectionEvents(p), next]);
       },
     ).pipe(

@@ -1,0 +1,76 @@
+import type { Message } from '@rxagent/core';
+
+/**
+ * Characters per token of the estimate: OpenAI's rule of thumb for English and code (≈4),
+ * which Anthropic's tokenizer matches within ~15 % on the same text. Reported usage corrects
+ * it wherever the provider gave one (see `ContextLedger`).
+ */
+export const CHARS_PER_TOKEN = 4;
+/** Role markers and separators a provider adds per message. */
+const MESSAGE_OVERHEAD = 4;
+/** An image, whatever its size (the providers charge ~85–1,600 tokens). */
+const IMAGE_TOKENS = 1_000;
+
+// Messages are immutable snapshots (the loop never changes one), so an estimate is made once.
+const cache = new WeakMap<Message, number>();
+
+function textTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+function partsTokens(parts: readonly { type: string; text?: string }[]): number {
+  let n = 0;
+  for (const part of parts) n += part.type === 'image' ? IMAGE_TOKENS : textTokens(part.text ?? '');
+  return n;
+}
+
+function compute(message: Message): number {
+  switch (message.role) {
+    case 'system':
+      return MESSAGE_OVERHEAD + textTokens(message.content);
+    case 'user':
+      return (
+        MESSAGE_OVERHEAD +
+        (typeof message.content === 'string' ? textTokens(message.content) : partsTokens(message.content))
+      );
+    case 'tool':
+      return MESSAGE_OVERHEAD + textTokens(message.toolName) + partsTokens(message.content);
+    case 'assistant': {
+      let n = MESSAGE_OVERHEAD;
+      for (const part of message.content) {
+        if (part.type === 'tool-call')
+          n += textTokens(part.name) + textTokens(part.argsText ?? JSON.stringify(part.args ?? {}));
+        else n += textTokens(part.text);
+      }
+      return n;
+    }
+  }
+}
+
+/**
+ * A message's size in tokens, estimated from its characters (`CHARS_PER_TOKEN`), memoised per
+ * message object.
+ *
+ * @example
+ * estimateTokens(userMessage('List the files in src')); // 10
+ */
+export function estimateTokens(message: Message): number {
+  let n = cache.get(message);
+  if (n === undefined) {
+    n = compute(message);
+    cache.set(message, n);
+  }
+  return n;
+}
+
+/**
+ * The estimated size of `messages[from..to)`.
+ *
+ * @example
+ * estimateAll(transcript); // ≈ characters / 4
+ */
+export function estimateAll(messages: readonly Message[], from = 0, to = messages.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n += estimateTokens(messages[i] as Message);
+  return n;
+}
