@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { Agent } from '@rxagent/core';
 import { readOnlyTools } from '@rxagent/tools';
 import { chooseModel, type ModelChoice } from './choose-model.js';
+import { contextDemoModel, contextOption } from './context-option.js';
 import { describeError } from './describe-error.js';
 import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
@@ -48,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     choice = chooseModel(args, process.env);
+    // Offline, --context-window plays a longer plan, one that outgrows a small window.
+    if (choice.offline && args.contextWindow) choice = { ...choice, model: contextDemoModel(process.env) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err.write(`${error.message}\nRun with --help to see the options.\n`);
@@ -69,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
     tools: readOnlyTools({ root: dir }),
     system: SYSTEM,
     maxSteps: args.maxSteps,
+    contextManager: contextOption(args.contextWindow, choice, process.env),
   });
   let aborted = false;
   onInterrupt = () => {

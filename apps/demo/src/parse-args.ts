@@ -40,6 +40,8 @@ export interface DemoArgs {
   /** Dashboard port (0: a free one). */
   port: number;
   maxSteps: number;
+  /** With a context engine of this window (tokens): long runs are compacted. */
+  contextWindow?: number;
   help: boolean;
 }
 
@@ -73,6 +75,8 @@ Options:
   --base-url <url>      an OpenAI-compatible server (Ollama, vLLM, LM Studio…), e.g.
                         http://127.0.0.1:11434/v1; no key needed
   --max-steps <n>       model calls at most (default ${DEFAULT_MAX_STEPS})
+  --context-window <n>  manage the context with @rxagent/context as if the model's window
+                        were <n> tokens (e.g. 8000: watch it compact)
   --json                print the run's events as JSON lines on stdout
   --dashboard           also show the run in the live dashboard; it stays up until Ctrl-C
   --port <n>            the dashboard's port (default: a free one)
@@ -116,6 +120,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     dashboard: values.dashboard,
     port: integer(values.port, '--port', 0, 65535),
     maxSteps: integer(values['max-steps'], '--max-steps', 1, 1000),
+    contextWindow:
+      values['context-window'] === undefined
+        ? undefined
+        : integer(values['context-window'], '--context-window', 2_000, 10_000_000),
     help: values.help,
   };
 }
@@ -131,6 +139,7 @@ function parse(args: string[]) {
       model: { type: 'string' },
       'base-url': { type: 'string' },
       'max-steps': { type: 'string', default: String(DEFAULT_MAX_STEPS) },
+      'context-window': { type: 'string' },
       json: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },

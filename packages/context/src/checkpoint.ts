@@ -1,7 +1,12 @@
 import { contentText, type Message, type UserMessage } from '@rxagent/core';
 import { FileMemory } from './file-operations.js';
 
-/** The first line of every checkpoint message: how a committed checkpoint is recognised. */
+/**
+ * The first line of every checkpoint message: how a committed checkpoint is recognised.
+ *
+ * @example
+ * const isCheckpoint = (m: UserMessage) => contentText(m).startsWith(CHECKPOINT_HEADER);
+ */
 export const CHECKPOINT_HEADER = '[Context checkpoint: the earlier part of this conversation, summarized]';
 const FILES_HEADING = '## Files touched';
 

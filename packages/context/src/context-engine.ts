@@ -20,11 +20,11 @@ import {
   type ContextEngineOptions,
   type ContextEngineSettings,
 } from './context-engine-options.js';
-import { estimateAll } from './estimate-tokens.js';
+import { estimateAll, fixedTokens } from './estimate-tokens.js';
 import { FileMemory, type FileOperationsOf } from './file-operations.js';
 import { summaryCall, type SummaryDone } from './summary-call.js';
 import { summaryPrompt } from './summary-prompt.js';
-import { stubToolResults } from './stub-tool-results.js';
+import { clipToolResults, stubToolResults } from './stub-tool-results.js';
 import { headLength, recentStart } from './transcript-parts.js';
 
 /**
@@ -86,6 +86,8 @@ export class ContextEngine implements ContextManager {
   /** Reported minus estimated tokens of the last view the provider reported on. */
   private correction = 0;
   private reported = 0;
+  /** The system prompt and tool definitions sent with every call. */
+  private fixed = 0;
   private last?: {
     usage: ContextUsage;
     transcript: number;
@@ -183,7 +185,7 @@ export class ContextEngine implements ContextManager {
   }
 
   private tokens(messages: readonly Message[]): number {
-    return Math.max(0, estimateAll(messages) + this.correction);
+    return Math.max(0, estimateAll(messages) + this.fixed + this.correction);
   }
 
   /** Learns from the usage the provider reported for the view sent last. */
@@ -192,7 +194,7 @@ export class ContextEngine implements ContextManager {
     if (!sent) return;
     const answer = messages[sent.transcriptLength];
     if (answer?.role === 'assistant' && answer.usage.inputTokens > 0) {
-      this.correction = answer.usage.inputTokens - sent.estimate;
+      this.correction = answer.usage.inputTokens - sent.estimate - this.fixed;
       this.reported = answer.usage.inputTokens + answer.usage.outputTokens;
     }
   }
@@ -212,6 +214,7 @@ export class ContextEngine implements ContextManager {
     mode: Mode,
   ): Observable<AgentEvent | Outcome> {
     return defer(() => {
+      this.fixed = fixedTokens(context);
       this.calibrate(messages);
       const { contextWindow, reserveTokens, keepRecentTokens } = this.settings;
       const budget = contextWindow - reserveTokens;
@@ -223,7 +226,7 @@ export class ContextEngine implements ContextManager {
           : messages;
       const before = this.tokens(base);
       const keep = mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens;
-      if (mode === 'project' && before <= budget) return of(this.done(messages, base, 0));
+      if (mode === 'project' && before <= budget) return of(this.done(messages, base, 0, undefined, mode));
       if (mode === 'project') {
         const stubbed = stubToolResults(base, recentStart(base, keep, 0));
         if (stubbed.stubbed > 0 && this.tokens(stubbed.messages) <= budget) {
@@ -233,7 +236,7 @@ export class ContextEngine implements ContextManager {
             tokensAfter: this.tokens(stubbed.messages),
             summarized: 0,
           };
-          return of(this.done(messages, stubbed.messages, stubbed.stubbed, compaction));
+          return of(this.done(messages, stubbed.messages, stubbed.stubbed, compaction, mode));
         }
       }
       const start = prev?.end ?? head;
@@ -325,18 +328,54 @@ export class ContextEngine implements ContextManager {
           summarized: folded.length,
           ...(result.usage ? { usage: result.usage } : {}),
         };
-        return of<Outcome>({ ...this.done(messages, view, stubbed, compaction), cut, checkpoint: message });
+        return of<Outcome>({
+          ...this.done(messages, view, stubbed, compaction, plan.mode),
+          cut,
+          checkpoint: message,
+        });
       }),
     );
+  }
+
+  /** A view still over budget after everything else: its largest tool results cut to fit. */
+  private fit(
+    messages: readonly Message[],
+    view: readonly Message[],
+    compaction: CompactionInfo | undefined,
+    mode: Mode | undefined,
+  ): { view: readonly Message[]; compaction?: CompactionInfo } {
+    const budget = this.settings.contextWindow - this.settings.reserveTokens;
+    if (mode === undefined || mode === 'compact' || this.tokens(view) <= budget) return { view, compaction };
+    let fitted = view;
+    for (
+      let each = Math.floor(budget / 2);
+      each >= 64 && this.tokens(fitted) > budget;
+      each = Math.floor(each / 2)
+    ) {
+      fitted = clipToolResults(view, each).messages;
+    }
+    if (fitted === view) return { view, compaction };
+    const tokensBefore = compaction?.tokensBefore ?? this.tokens(messages);
+    return {
+      view: fitted,
+      compaction: {
+        ...(compaction ?? { summarized: 0 }),
+        strategy: compaction ? `${compaction.strategy}+clipped-results` : 'clipped-results',
+        tokensBefore,
+        tokensAfter: this.tokens(fitted),
+      },
+    };
   }
 
   /** Records the view as the one sent, with its usage. */
   private done(
     messages: readonly Message[],
-    view: readonly Message[],
+    proposed: readonly Message[],
     stubbed: number,
-    compaction?: CompactionInfo,
+    proposedCompaction?: CompactionInfo,
+    mode?: Mode,
   ): Outcome {
+    const { view, compaction } = this.fit(messages, proposed, proposedCompaction, mode);
     const tokens = this.tokens(view);
     const transcriptTokens = this.tokens(messages);
     const { contextWindow, reserveTokens } = this.settings;

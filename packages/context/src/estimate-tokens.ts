@@ -1,9 +1,12 @@
-import type { Message } from '@rxagent/core';
+import type { Message, SystemBlock, ToolSpec } from '@rxagent/core';
 
 /**
  * Characters per token of the estimate: OpenAI's rule of thumb for English and code (≈4),
  * which Anthropic's tokenizer matches within ~15 % on the same text. Reported usage corrects
- * it wherever the provider gave one (see `ContextLedger`).
+ * it wherever the provider gave one (the engine calibrates on the last reported usage).
+ *
+ * @example
+ * const tokens = Math.ceil(text.length / CHARS_PER_TOKEN);
  */
 export const CHARS_PER_TOKEN = 4;
 /** Role markers and separators a provider adds per message. */
@@ -72,5 +75,33 @@ export function estimateTokens(message: Message): number {
 export function estimateAll(messages: readonly Message[], from = 0, to = messages.length): number {
   let n = 0;
   for (let i = from; i < to; i++) n += estimateTokens(messages[i] as Message);
+  return n;
+}
+
+const toolsCache = new WeakMap<readonly ToolSpec[], number>();
+
+/**
+ * The estimated size of what every call sends besides the messages: the system prompt and
+ * the tool definitions (memoised per tool list).
+ *
+ * @example
+ * fixedTokens({ system: 'Be brief.', tools: run.toolSpecs }); // ≈ 3 + the schemas' characters / 4
+ */
+export function fixedTokens(context: {
+  system?: string | SystemBlock[];
+  tools?: readonly ToolSpec[];
+}): number {
+  const { system, tools } = context;
+  let n = 0;
+  if (typeof system === 'string') n += textTokens(system);
+  else if (system) for (const block of system) n += textTokens(block.text);
+  if (tools && tools.length > 0) {
+    let t = toolsCache.get(tools);
+    if (t === undefined) {
+      t = textTokens(JSON.stringify(tools));
+      toolsCache.set(tools, t);
+    }
+    n += t;
+  }
   return n;
 }

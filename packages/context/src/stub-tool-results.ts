@@ -1,5 +1,5 @@
 import { contentText, type Message, type ToolResultMessage } from '@rxagent/core';
-import { estimateTokens } from './estimate-tokens.js';
+import { CHARS_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 
 // A result's stub is made once: the same old result is stubbed again on every later call.
 const stubs = new WeakMap<ToolResultMessage, ToolResultMessage>();
@@ -46,4 +46,37 @@ export function stubToolResults(
     stubbed++;
   }
   return { messages: out ?? messages, stubbed };
+}
+
+/**
+ * The last resort when even the recent part does not fit: every tool result over
+ * `maxTokensEach` is cut to its start, with a note saying so.
+ *
+ * @example
+ * clipToolResults(view, 1_000).messages;
+ */
+export function clipToolResults(
+  messages: readonly Message[],
+  maxTokensEach: number,
+): { messages: readonly Message[]; clipped: number } {
+  let out: Message[] | undefined;
+  let clipped = 0;
+  const maxChars = maxTokensEach * CHARS_PER_TOKEN;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role !== 'tool' || estimateTokens(m) <= maxTokensEach) continue;
+    const text = contentText(m);
+    out ??= messages.slice();
+    out[i] = {
+      ...m,
+      content: [
+        {
+          type: 'text',
+          text: `${text.slice(0, maxChars)}\n[… ${text.length - maxChars} more characters cut to fit the context window]`,
+        },
+      ],
+    };
+    clipped++;
+  }
+  return { messages: out ?? messages, clipped };
 }

@@ -1,6 +1,7 @@
 import type { ObservableInput, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, Message, Usage } from '../messages/types.js';
+import type { SystemBlock, ToolSpec } from '../model/chat-model.js';
 import type { ContextUsage } from './context-usage.js';
 
 /**
@@ -70,6 +71,9 @@ export interface ContextManagerContext {
   usage: Usage;
   signal: AbortSignal;
   scheduler: SchedulerLike;
+  /** The run's system prompt and tools: sent with every call, so part of the context's size. */
+  system?: string | SystemBlock[];
+  tools?: readonly ToolSpec[];
 }
 
 /**

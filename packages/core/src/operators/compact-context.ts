@@ -42,7 +42,14 @@ function progress$(value: ContextProjection | ObservableInput<ContextProgress>):
 
 function managerContext(turn: Turn): ContextManagerContext {
   const { run } = turn;
-  return { step: turn.step, usage: turn.usage, signal: run.signal, scheduler: run.scheduler };
+  return {
+    step: turn.step,
+    usage: turn.usage,
+    signal: run.signal,
+    scheduler: run.scheduler,
+    system: run.config.system,
+    tools: run.toolSpecs,
+  };
 }
 
 function projectionEvents(p: ContextProjection): AgentEvent[] {
