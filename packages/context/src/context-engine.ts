@@ -20,7 +20,7 @@ import {
   type ContextEngineOptions,
   type ContextEngineSettings,
 } from './context-engine-options.js';
-import { estimateAll, fixedTokens } from './estimate-tokens.js';
+import { fixedTokens, TokenTally } from './estimate-tokens.js';
 import { FileMemory, type FileOperationsOf } from './file-operations.js';
 import { summaryCall, type SummaryDone } from './summary-call.js';
 import { summaryPrompt } from './summary-prompt.js';
@@ -88,6 +88,7 @@ export class ContextEngine implements ContextManager {
   private reported = 0;
   /** The system prompt and tool definitions sent with every call. */
   private fixed = 0;
+  private tally = new TokenTally();
   private last?: {
     usage: ContextUsage;
     transcript: number;
@@ -149,6 +150,7 @@ export class ContextEngine implements ContextManager {
   sync(_messages: readonly AgentMessage[]): void {
     this.checkpoint = undefined;
     this.sent = undefined;
+    this.tally = new TokenTally();
   }
 
   /** How full the context was at the last projection. */
@@ -184,8 +186,9 @@ export class ContextEngine implements ContextManager {
     );
   }
 
-  private tokens(messages: readonly Message[]): number {
-    return Math.max(0, estimateAll(messages) + this.fixed + this.correction);
+  /** `transcript`: the list is the transcript given to the engine (append-only). */
+  private tokens(messages: readonly Message[], transcript = false): number {
+    return Math.max(0, this.tally.total(messages, transcript) + this.fixed + this.correction);
   }
 
   /** Learns from the usage the provider reported for the view sent last. */
@@ -224,7 +227,7 @@ export class ContextEngine implements ContextManager {
         prev && prev.message !== messages[head]
           ? [...messages.slice(0, head), prev.message, ...messages.slice(prev.end)]
           : messages;
-      const before = this.tokens(base);
+      const before = this.tokens(base, base === messages);
       const keep = mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens;
       if (mode === 'project' && before <= budget) return of(this.done(messages, base, 0, undefined, mode));
       if (mode === 'project') {
@@ -355,7 +358,7 @@ export class ContextEngine implements ContextManager {
       fitted = clipToolResults(view, each).messages;
     }
     if (fitted === view) return { view, compaction };
-    const tokensBefore = compaction?.tokensBefore ?? this.tokens(messages);
+    const tokensBefore = compaction?.tokensBefore ?? this.tokens(messages, true);
     return {
       view: fitted,
       compaction: {
@@ -376,8 +379,8 @@ export class ContextEngine implements ContextManager {
     mode?: Mode,
   ): Outcome {
     const { view, compaction } = this.fit(messages, proposed, proposedCompaction, mode);
-    const tokens = this.tokens(view);
-    const transcriptTokens = this.tokens(messages);
+    const tokens = this.tokens(view, view === messages);
+    const transcriptTokens = this.tokens(messages, true);
     const { contextWindow, reserveTokens } = this.settings;
     const usageTokens = Math.min(this.reported, tokens);
     const usage: ContextUsage = {
@@ -390,7 +393,7 @@ export class ContextEngine implements ContextManager {
       transcriptTokens,
       droppedTokens: Math.max(0, transcriptTokens - tokens),
     };
-    this.sent = { transcriptLength: messages.length, estimate: estimateAll(view) };
+    this.sent = { transcriptLength: messages.length, estimate: this.tally.total(view, view === messages) };
     this.last = {
       usage,
       transcript: messages.length,

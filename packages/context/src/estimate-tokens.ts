@@ -105,3 +105,40 @@ export function fixedTokens(context: {
   }
   return n;
 }
+
+/**
+ * Estimated sizes of whole message lists, remembered: a list seen before costs a lookup, and
+ * a list that extends the last one seen (the transcript of the next turn) costs only its new
+ * messages. So the projection before each call is O(messages appended), not O(transcript).
+ *
+ * @example
+ * const tally = new TokenTally();
+ * tally.total(turn1Messages, true); tally.total(turn2Messages, true); // the second only estimates what turn 2 added
+ */
+export class TokenTally {
+  private readonly totals = new WeakMap<readonly Message[], number>();
+  /** The transcripts seen last, newest first. */
+  private recent: { length: number; tail: Message; total: number }[] = [];
+
+  /**
+   * The estimated size of `messages`. `appendOnly`: the list is a transcript that only grows
+   * (a later one keeps every earlier message), so it may extend an earlier list; a projected
+   * view (stubs in place of results) may not.
+   */
+  total(messages: readonly Message[], appendOnly = false): number {
+    const known = this.totals.get(messages);
+    if (known !== undefined) return known;
+    const base = appendOnly
+      ? this.recent.find((r) => messages.length >= r.length && messages[r.length - 1] === r.tail)
+      : undefined;
+    const total = base ? base.total + estimateAll(messages, base.length) : estimateAll(messages);
+    this.totals.set(messages, total);
+    if (appendOnly && messages.length > 0) {
+      this.recent = [
+        { length: messages.length, tail: messages[messages.length - 1] as Message, total },
+        ...this.recent.slice(0, 3),
+      ];
+    }
+    return total;
+  }
+}
