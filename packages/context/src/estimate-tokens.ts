@@ -43,6 +43,8 @@ function compute(message: Message): number {
       for (const part of message.content) {
         if (part.type === 'tool-call')
           n += textTokens(part.name) + textTokens(part.argsText ?? JSON.stringify(part.args ?? {}));
+        else if (part.type === 'image') n += IMAGE_TOKENS;
+        else if (part.type === 'provider') n += textTokens(part.text ?? JSON.stringify(part.data ?? null));
         else n += textTokens(part.text);
       }
       return n;
