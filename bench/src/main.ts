@@ -7,6 +7,8 @@ import { formatTable, missedTargets, type Row } from './report.js';
 import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
+import { benchLongRun, benchProjection } from './context-bench.js';
+import { contextRows } from './context-rows.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
@@ -73,6 +75,19 @@ const BENCHMARKS = {
     );
     raw.adapters = [openaiResult, anthropicResult];
     rows.push(...adapterRows(openaiResult), ...adapterRows(anthropicResult));
+  },
+  context: async (rows: Row[], raw: Record<string, unknown>) => {
+    const projections = [];
+    for (const size of [1_000, 2_000, 4_000]) {
+      projections.push(
+        await timed(`context projection, ${size.toLocaleString('en-US')} messages`, () =>
+          benchProjection(size),
+        ),
+      );
+    }
+    const run = await timed('context engine, scripted 300-turn run', () => benchLongRun(300));
+    raw.context = { projections, run };
+    rows.push(...contextRows(projections, run));
   },
 } satisfies Record<string, (rows: Row[], raw: Record<string, unknown>) => Promise<void>>;
 

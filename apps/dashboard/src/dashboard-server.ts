@@ -101,6 +101,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       tools: recipe.tools,
       system: recipe.system,
       maxSteps: recipe.maxSteps,
+      contextManager: recipe.contextManager,
       scheduler,
       onError,
     });

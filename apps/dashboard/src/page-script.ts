@@ -1,3 +1,5 @@
+import { CONTEXT_GAUGE_SCRIPT } from './context-gauge.js';
+
 /**
  * The page's script (plain ES2017, no bundler): one `EventSource('/events')` whose `snapshot`,
  * `run`, `event` and `removed` messages update the cards in place; buttons POST to the routes.
@@ -24,6 +26,7 @@ export const PAGE_SCRIPT = `
   }
   function num(n) { return Number(n || 0).toLocaleString('en-US'); }
   function stat(label, value) { var s = el('span'); s.append(label + ' ', el('b', '', value)); return s; }
+${CONTEXT_GAUGE_SCRIPT}
 
   function createCard(id) {
     var c = { root: el('article', 'run'), approvalsKey: '' };
@@ -35,6 +38,7 @@ export const PAGE_SCRIPT = `
     head.append(c.label, c.awaiting, c.phase);
     c.prompt = el('div', 'prompt');
     c.stats = el('div', 'stats');
+    c.gauge = createGauge();
     c.tools = el('ul', 'tools');
     c.approvals = el('ul', 'approvals');
     c.stream = el('pre', 'stream');
@@ -50,7 +54,7 @@ export const PAGE_SCRIPT = `
     c.remove.dataset.action = 'remove';
     c.remove.hidden = true;
     foot.append(c.stop, c.remove, c.abort);
-    c.root.append(head, c.prompt, c.stats, c.tools, c.approvals, c.stream, c.answer, c.log, foot);
+    c.root.append(head, c.prompt, c.stats, c.gauge, c.tools, c.approvals, c.stream, c.answer, c.log, foot);
     grid.appendChild(c.root);
     cards.set(id, c);
     empty.hidden = true;
@@ -114,6 +118,7 @@ export const PAGE_SCRIPT = `
     c.stats.replaceChildren(stat('step', String(run.step)), ' · ', stat('tokens', num(run.tokens.total)),
       ' (' + num(run.tokens.input) + ' in / ' + num(run.tokens.output) + ' out)',
       run.retries ? ' · ' + run.retries + ' retries' : '');
+    renderGauge(c.gauge, run.context);
     renderTools(c, run.activeTools, run.pendingApprovals);
     renderApprovals(c, run.pendingApprovals);
     if (c.stream.textContent !== run.streamingText) {

@@ -1,3 +1,5 @@
+import { CONTEXT_GAUGE_STYLES } from './context-gauge.js';
+
 /**
  * The page's stylesheet: a dark grid of run cards, one colour per phase (the card's left
  * border and its phase badge), monospace streaming text and event log.
@@ -95,4 +97,5 @@ ol.log time { color: #6e7681; margin-right: 6px; }
 .stop.error { color: var(--error); }
 .footer .stop { margin-right: auto; }
 button[hidden] { display: none; }
+${CONTEXT_GAUGE_STYLES}
 `;

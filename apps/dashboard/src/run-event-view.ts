@@ -64,6 +64,8 @@ function describe(event: AgentEvent): string | undefined {
       return `retry #${event.attempt} in ${event.delayMs} ms: ${short(event.error.message, 80)}`;
     case 'compaction':
       return `context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`;
+    case 'summary-start':
+      return `compacting the context: summarizing ${event.messages} messages`;
     case 'warning':
       return `warning: ${short(event.message, 100)}`;
     case 'guardrail-start':
@@ -73,6 +75,8 @@ function describe(event: AgentEvent): string | undefined {
     case 'agent-end':
       return `stopped: ${event.reason}`;
     case 'message-update':
+    case 'summary-update':
+    case 'context-usage':
       return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { AnyTool, ChatModel } from '@rxagent/core';
+import type { AnyTool, ChatModel, ContextManager } from '@rxagent/core';
 
 /**
  * What a new run is asked for (from `startRun` or `POST /runs`).
@@ -33,6 +33,8 @@ export interface RunRecipe {
   /** The card's title (default: the scenario or model id, and the run number). */
   label?: string;
   maxSteps?: number;
+  /** Manages the run's context (e.g. `contextEngine(…)` of `@rxagent/context`); its card shows a gauge. */
+  contextManager?: ContextManager;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type Phase,
   type StopReason,
 } from '@rxagent/core';
+import { toContextGauge, type ContextGaugeView } from './context-gauge.js';
 import { clipText } from './text-limits.js';
 import {
   argumentFields,
@@ -70,6 +71,8 @@ export interface RunSnapshot {
   stopReason?: StopReason;
   /** `Name: message` of the error that ended the run. */
   error?: string;
+  /** How full the context is (runs with a context manager that measures it). */
+  context?: ContextGaugeView;
 }
 
 /**
@@ -129,6 +132,8 @@ export function toRunSnapshot(
   };
   if (state.stopReason !== undefined) snapshot.stopReason = state.stopReason;
   if (state.error) snapshot.error = clipText(`${state.error.name}: ${state.error.message}`);
+  const context = toContextGauge(state);
+  if (context) snapshot.context = context;
   return snapshot;
 }
 

@@ -6,6 +6,7 @@ import { Agent } from '@rxagent/core';
 import { McpConnectionError, mcpTools, type McpToolset } from '@rxagent/mcp';
 import { readOnlyTools } from '@rxagent/tools';
 import { chooseModel, type ModelChoice } from './choose-model.js';
+import { contextDemoModel, contextOption } from './context-option.js';
 import { describeError } from './describe-error.js';
 import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
@@ -52,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     choice = chooseModel(args, process.env);
+    // Offline, --context-window plays a longer plan, one that outgrows a small window.
+    if (choice.offline && args.contextWindow) choice = { ...choice, model: contextDemoModel(process.env) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err.write(`${error.message}\nRun with --help to see the options.\n`);
@@ -85,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
     system: SYSTEM,
     maxSteps: args.maxSteps,
     ...(tracing ? { instrument: tracing.instrument } : {}),
+    contextManager: contextOption(args.contextWindow, choice, process.env),
   });
   const timeline = args.timeline ? new StepTimeline(() => Date.now()) : undefined;
   const timelineSubscription = timeline && agent.events$.subscribe((event) => timeline.see(event));

@@ -55,6 +55,11 @@ describe('parseDemoArgs', () => {
     });
   });
 
+  it('reads --context-window', () => {
+    expect(parseDemoArgs(['--context-window', '8000']).contextWindow).toBe(8000);
+    expect(parseDemoArgs([]).contextWindow).toBeUndefined();
+  });
+
   it('reads --help and -h', () => {
     expect(parseDemoArgs(['--help']).help).toBe(true);
     expect(parseDemoArgs(['-h']).help).toBe(true);
@@ -66,6 +71,7 @@ describe('parseDemoArgs', () => {
     [['--max-steps', '0'], /--max-steps must be a whole number from 1/],
     [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['--model', ' '], /--model needs a value/],
+    [['--context-window', '100'], /--context-window must be a whole number from 2000/],
     [['--verbose'], /Unknown option '--verbose'/],
     [['--dir'], /--dir/],
   ])('refuses %j with a UsageError saying what is wrong', (argv, message) => {

@@ -46,6 +46,8 @@ export interface DemoArgs {
   timeline: boolean;
   /** Export spans over OTLP/HTTP to this URL (`--trace otlp=<url>`). */
   traceOtlpUrl?: string;
+  /** With a context engine of this window (tokens): long runs are compacted. */
+  contextWindow?: number;
   help: boolean;
 }
 
@@ -81,6 +83,8 @@ Options:
   --max-steps <n>       model calls at most (default ${DEFAULT_MAX_STEPS})
   --mcp "<cmd> <args…>"  start an MCP server over stdio and offer its tools too (repeatable),
                         e.g. --mcp "npx -y @modelcontextprotocol/server-everything"
+  --context-window <n>  manage the context with @rxagent/context as if the model's window
+                        were <n> tokens (e.g. 8000: watch it compact)
   --json                print the run's events as JSON lines on stdout
   --timeline            print where each step spent its time at the end
   --trace otlp=<url>    export OpenTelemetry spans over OTLP/HTTP, e.g.
@@ -130,6 +134,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     mcp: (values.mcp ?? []).map((command) => nonEmpty(command, '--mcp') as string),
     timeline: values.timeline,
     ...(values.trace === undefined ? {} : { traceOtlpUrl: traceTarget(values.trace) }),
+    contextWindow:
+      values['context-window'] === undefined
+        ? undefined
+        : integer(values['context-window'], '--context-window', 2_000, 10_000_000),
     help: values.help,
   };
 }
@@ -145,6 +153,7 @@ function parse(args: string[]) {
       model: { type: 'string' },
       'base-url': { type: 'string' },
       'max-steps': { type: 'string', default: String(DEFAULT_MAX_STEPS) },
+      'context-window': { type: 'string' },
       json: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },

@@ -1,4 +1,5 @@
 import { asyncScheduler, type Observer, type SchedulerLike } from 'rxjs';
+import { compactionLine } from './context-lines.js';
 import type { AgentEvent } from '@rxagent/core';
 import { createSpinner, noSpinner, type Spinner } from './spinner.js';
 import { formatSummary } from './summary.js';
@@ -124,10 +125,9 @@ export class TerminalRenderer implements Observer<AgentEvent> {
       case 'warning':
         return this.line('tool', this.paint('yellow', `! ${oneLine(event.message)}`));
       case 'compaction':
-        return this.line(
-          'tool',
-          this.paint('dim', `… context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
-        );
+        return this.line('tool', this.paint('dim', compactionLine(event)));
+      case 'summary-start':
+        return this.spin('compacting the context');
       case 'agent-end': {
         this.stopSpinner();
         this.endLine();

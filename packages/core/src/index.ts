@@ -68,6 +68,7 @@ export {
   RetriesExhaustedError,
   StopGuardEscalationError,
 } from './errors/agent-errors.js';
+export { ContextCompactionError } from './errors/context-errors.js';
 export { AgentStop } from './errors/agent-stop.js';
 export { PipelineError } from './errors/pipeline-error.js';
 export { serializeError } from './errors/serialize-error.js';
@@ -97,6 +98,7 @@ export type {
   OutputUpdateEvent,
   WarningEvent,
 } from './events/agent-event.js';
+export type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './events/context-events.js';
 
 // Stop conditions
 export type { StopReason, StopSignal } from './stop/stop-signal.js';
@@ -190,10 +192,13 @@ export { turnOperator } from './operators/turn-operator.js';
 // Context
 export type {
   CompactionInfo,
+  ContextCommit,
   ContextManager,
   ContextManagerContext,
+  ContextProgress,
   ContextProjection,
 } from './context/context-manager.js';
+export type { ContextUsage } from './context/context-usage.js';
 
 // State
 export { initialAgentState, isTerminal } from './state/agent-state.js';

@@ -14,7 +14,9 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
  * | O | output-update | G | guardrail-start |
- * | g | guardrail-end | Z | agent-end |
+ * | g | guardrail-end | X | context-usage |
+ * | M | summary-start | m | summary-update |
+ * | Z | agent-end | | |
  *
  * @example
  * EVENT_LETTERS['tool-end']; // 'e'
@@ -33,6 +35,9 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'turn-end': 'N',
   retry: 'R',
   compaction: 'C',
+  'context-usage': 'X',
+  'summary-start': 'M',
+  'summary-update': 'm',
   warning: 'W',
   'output-update': 'O',
   'guardrail-start': 'G',

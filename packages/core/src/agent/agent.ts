@@ -1,4 +1,6 @@
 import { asyncScheduler, BehaviorSubject, Subject, takeUntil, type Observable } from 'rxjs';
+import type { CompactionInfo } from '../context/context-manager.js';
+import type { ContextUsage } from '../context/context-usage.js';
 import { AgentBusyError, AgentConfigError } from '../errors/agent-errors.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { MessageQueue, toUserMessage, type UserInput } from '../loop/message-queue.js';
@@ -10,10 +12,12 @@ import { addUsage, emptyUsage } from '../messages/usage.js';
 import type { ChatModel, SystemBlock } from '../model/chat-model.js';
 import { initialAgentState, type AgentState } from '../state/agent-state.js';
 import { foldRun } from '../state/fold-run.js';
+import { reduceAgentState } from '../state/reduce-agent-state.js';
 import { StateObservable } from '../state/state-observable.js';
 import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signal.js';
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
+import { compactTranscript } from './agent-compact.js';
 import { parseTranscript } from './import-messages.js';
 import type { RecordedEvent } from '../replay/record-run.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
@@ -287,6 +291,7 @@ export class Agent<TOutput = unknown> {
     const messages = parseTranscript(input);
     this.state.next({ ...this.state.value, messages });
     this.session?.replace(messages);
+    this.config.contextManager?.sync?.(messages);
   }
 
   /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
@@ -296,12 +301,60 @@ export class Agent<TOutput = unknown> {
     this.importMessages(resumeTranscript(log));
   }
 
+  /**
+   * How full the context is, as the context manager last saw it (`contextManager` with
+   * `usage()`, e.g. `contextEngine`); undefined without one.
+   */
+  contextUsage(): ContextUsage | undefined {
+    return this.config.contextManager?.usage?.() ?? this.state.value.contextUsage;
+  }
+
+  /**
+   * Compacts the transcript now (the context manager's committed rewrite): the transcript is
+   * replaced by the manager's (a summary checkpoint and the recent messages), a `compaction`
+   * event says what happened. Resolves with what was done, or undefined when there was
+   * nothing to compact. Rejects with `AgentBusyError` while a run is active, and with
+   * `AgentConfigError` without a manager that can `compact`; a failed compaction keeps the
+   * transcript as it was.
+   */
+  async compact(): Promise<CompactionInfo | undefined> {
+    if (this.active)
+      throw new AgentBusyError('Cannot compact while a run is active: await waitForIdle() first.');
+    const manager = this.config.contextManager;
+    if (!manager?.compact) {
+      throw new AgentConfigError(
+        'compact() needs a contextManager with compact(), e.g. contextEngine({ model }).',
+      );
+    }
+    const commit = await compactTranscript(
+      { ...manager, compact: manager.compact.bind(manager) },
+      this.messages,
+      this.scheduler(),
+      (e) => {
+        this.state.next(reduceAgentState(this.state.value, e));
+        this.dispatch(e);
+      },
+    );
+    if (!commit.compaction) return undefined;
+    const event: AgentEvent = { type: 'compaction', ...commit.compaction };
+    this.state.next({ ...reduceAgentState(this.state.value, event), messages: commit.messages });
+    manager.sync?.(commit.messages);
+    this.dispatch(event);
+    if (commit.usage) {
+      const usageEvent: AgentEvent = { type: 'context-usage', usage: commit.usage };
+      this.state.next(reduceAgentState(this.state.value, usageEvent));
+      this.dispatch(usageEvent);
+    }
+    return commit.compaction;
+  }
+
   /** Clears the transcript, the queues and the usage (a running run is cancelled first). */
   reset(): void {
     this.abort({ silent: true });
     this.clearQueues();
     this.state.next(initialAgentState());
     this.session?.replace([]);
+    this.config.contextManager?.sync?.([]);
   }
 
   setModel(model: ChatModel): void {

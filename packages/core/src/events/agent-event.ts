@@ -11,6 +11,7 @@ import type {
 } from '../messages/types.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
 import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
+import type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './context-events.js';
 
 /**
  * What one turn (a model call and its tools) produced.
@@ -214,6 +215,8 @@ export interface CompactionEvent {
   tokensBefore: number;
   tokensAfter: number;
   summarized: number;
+  /** Usage of the summary call, if one was made (counted in the run's totals). */
+  usage?: Usage;
 }
 /**
  * Something was ignored or recovered (a predicate threw, the transcript was repaired…).
@@ -277,6 +280,9 @@ export type AgentEvent =
   | TurnEndEvent
   | RetryEvent
   | CompactionEvent
+  | ContextUsageEvent
+  | SummaryStartEvent
+  | SummaryUpdateEvent
   | WarningEvent
   | OutputUpdateEvent
   | GuardrailStartEvent

@@ -59,6 +59,8 @@ interface ToolSet {
 export interface TurnContextUpdate {
   readonly messages: readonly Message[];
   readonly events: readonly AgentEvent[];
+  /** Usage of the work the recovery did (a summary call), added to the run's. */
+  readonly usage?: Usage;
 }
 
 /**
@@ -247,6 +249,11 @@ export class Turn {
     recoverOverflow?: (error: unknown) => Observable<TurnContextUpdate>,
   ): Turn {
     return this.copy({ context: messages, recoverOverflow: recoverOverflow ?? this.recoverOverflow });
+  }
+
+  /** This turn with `extra` added to the run's usage (a context summary call). */
+  withUsage(extra: Usage): Turn {
+    return this.copy({ usage: addUsage(this.usage, extra) });
   }
 
   /** This turn with messages to deliver at the start of the next turn (keeps the run going). */

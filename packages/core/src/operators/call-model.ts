@@ -52,8 +52,9 @@ export function callModel(
     messages: readonly Message[],
     failures: readonly unknown[],
     recovered: boolean,
+    base: Turn = turn,
   ): Observable<LoopItem> =>
-    defer(() => modelAttempt(turn, model, buildRequest(turn, messages, options.request))).pipe(
+    defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
       catchError((error: unknown) => {
         const all = [...failures, error];
         if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
@@ -64,7 +65,15 @@ export function callModel(
               concatMap((update) =>
                 concat(
                   from(update.events),
-                  defer(() => attempt(attemptNo + 1, update.messages, all, true)),
+                  defer(() =>
+                    attempt(
+                      attemptNo + 1,
+                      update.messages,
+                      all,
+                      true,
+                      update.usage ? base.withUsage(update.usage) : base,
+                    ),
+                  ),
                 ),
               ),
             ),
@@ -75,7 +84,9 @@ export function callModel(
         const delayMs = retryDelayMs(error, all.length, backoff, config.random);
         return concat(
           of(retryEvent(all.length, delayMs, error)),
-          timer(delayMs, scheduler).pipe(concatMap(() => attempt(attemptNo + 1, messages, all, recovered))),
+          timer(delayMs, scheduler).pipe(
+            concatMap(() => attempt(attemptNo + 1, messages, all, recovered, base)),
+          ),
         );
       }),
     );

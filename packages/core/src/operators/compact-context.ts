@@ -1,16 +1,25 @@
 import {
   catchError,
-  concatMap,
+  concat,
   defer,
+  EMPTY,
   from,
   isObservable,
-  last,
   map,
+  mergeMap,
   of,
+  reduce,
+  throwError,
   type Observable,
   type ObservableInput,
 } from 'rxjs';
-import type { ContextManager, ContextManagerContext, ContextProjection } from '../context/context-manager.js';
+import type {
+  ContextManager,
+  ContextManagerContext,
+  ContextProgress,
+  ContextProjection,
+} from '../context/context-manager.js';
+import { ContextCompactionError } from '../errors/context-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Turn, TurnContextUpdate } from '../loop/turn.js';
 import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
@@ -21,31 +30,92 @@ function isProjection(value: unknown): value is ContextProjection {
     typeof value === 'object' &&
     value !== null &&
     !isObservable(value) &&
+    !('type' in value) &&
     Array.isArray((value as ContextProjection).messages)
   );
 }
 
-function projection$(
-  value: ContextProjection | ObservableInput<ContextProjection>,
-): Observable<ContextProjection> {
-  return isProjection(value) ? of(value) : from(value).pipe(last());
+/** The manager's work as a stream: its events as they happen, then its projection (last). */
+function progress$(value: ContextProjection | ObservableInput<ContextProgress>): Observable<ContextProgress> {
+  return isProjection(value) ? of(value) : from(value);
 }
 
 function managerContext(turn: Turn): ContextManagerContext {
   const { run } = turn;
-  return { step: turn.step, usage: turn.usage, signal: run.signal, scheduler: run.scheduler };
+  return {
+    step: turn.step,
+    usage: turn.usage,
+    signal: run.signal,
+    scheduler: run.scheduler,
+    system: run.config.system,
+    tools: run.toolSpecs,
+  };
 }
 
-function compactionEvents(p: ContextProjection): AgentEvent[] {
-  return p.compaction ? [{ type: 'compaction', ...p.compaction }] : [];
+function projectionEvents(p: ContextProjection): AgentEvent[] {
+  const events: AgentEvent[] = [];
+  if (p.compaction) events.push({ type: 'compaction', ...p.compaction });
+  if (p.usage) events.push({ type: 'context-usage', usage: p.usage });
+  return events;
+}
+
+/** The manager's events and last projection, collected into the update of a retried call. */
+function collectUpdate(source$: Observable<ContextProgress>): Observable<TurnContextUpdate> {
+  return source$.pipe(
+    reduce(
+      (acc: { events: AgentEvent[]; projection?: ContextProjection }, p) => {
+        if (isProjection(p)) acc.projection = p;
+        else acc.events.push(p);
+        return acc;
+      },
+      { events: [] },
+    ),
+    map(({ events, projection }): TurnContextUpdate => {
+      if (!projection) throw new Error('The context manager completed without a projection.');
+      return {
+        messages: projection.messages,
+        events: [...events, ...projectionEvents(projection)],
+        usage: projection.compaction?.usage,
+      };
+    }),
+  );
+}
+
+/** The manager's events, then `done(projection)`'s items, as one stream subscribed once. */
+function run(
+  source$: Observable<ContextProgress>,
+  done: (p: ContextProjection) => Observable<LoopItem>,
+): Observable<LoopItem> {
+  return defer(() => {
+    let projection: ContextProjection | undefined;
+    return concat(
+      source$.pipe(
+        mergeMap((p): Observable<LoopItem> => {
+          if (isProjection(p)) {
+            projection = p;
+            return EMPTY;
+          }
+          return of(p);
+        }),
+      ),
+      defer(() => {
+        if (!projection) throw new Error('The context manager completed without a projection.');
+        return done(projection);
+      }),
+    );
+  });
 }
 
 /**
  * Projects the context through a `ContextManager` before each model call: the manager may
  * summarize or trim, and the call sends its projection (the transcript itself is not
- * rewritten). A `compaction` event reports what it did. When the provider answers with
- * `ContextOverflowError`, `llmStep` asks the manager once to `recoverOverflow` and retries.
- * A manager that throws is reported as a `warning` and the call goes on uncompacted.
+ * rewritten). The manager's own events (a summary call streaming `summary-start` /
+ * `summary-update`) pass through as they happen; a `compaction` event reports what it did
+ * (its summary call's usage is added to the run's), and a `context-usage` event how full the
+ * context is. When the provider answers with `ContextOverflowError`, `llmStep` asks the
+ * manager once to `recoverOverflow` and retries. A manager that throws is reported as a
+ * `warning` and the call goes on uncompacted — except a `ContextCompactionError`, which fails
+ * the run (the transcript is kept as it was).
  *
  * @param manager The context manager.
  * @return A loop operator; put it before `llmStep`.
@@ -59,25 +129,30 @@ export function compactContext(manager: ContextManager): LoopOperator {
     const recover = manager.recoverOverflow?.bind(manager);
     const recoverOverflow = recover
       ? (error: unknown): Observable<TurnContextUpdate> =>
-          defer(() => projection$(recover(input, error, managerContext(turn)))).pipe(
-            map((p) => ({ messages: p.messages, events: compactionEvents(p) })),
-          )
+          collectUpdate(defer(() => progress$(recover(input, error, managerContext(turn)))))
       : undefined;
-    return defer(() => projection$(manager.project(input, managerContext(turn)))).pipe(
-      map((p): LoopItem[] => [
-        ...compactionEvents(p),
-        p.messages !== input || recoverOverflow ? turn.withContext(p.messages, recoverOverflow) : turn,
-      ]),
+    return run(
+      defer(() => progress$(manager.project(input, managerContext(turn)))),
+      (p): Observable<LoopItem> => {
+        const withUsage = p.compaction?.usage ? turn.withUsage(p.compaction.usage) : turn;
+        const next =
+          p.messages !== input || recoverOverflow
+            ? withUsage.withContext(p.messages, recoverOverflow)
+            : withUsage;
+        return from<LoopItem[]>([...projectionEvents(p), next]);
+      },
+    ).pipe(
       catchError((error: unknown) =>
-        of<LoopItem[]>([
-          {
-            type: 'warning',
-            message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
-          },
-          recoverOverflow ? turn.withContext(input, recoverOverflow) : turn,
-        ]),
+        ContextCompactionError.isInstance(error)
+          ? throwError(() => error)
+          : from<LoopItem[]>([
+              {
+                type: 'warning',
+                message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
+              },
+              recoverOverflow ? turn.withContext(input, recoverOverflow) : turn,
+            ]),
       ),
-      concatMap((items) => from(items)),
     );
   });
 }

@@ -5,6 +5,7 @@ import { emptyUsage } from '../messages/usage.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
 import type { RunningGuardrail } from './reduce-guardrail.js';
+import type { ContextUsage } from '../context/context-usage.js';
 
 /**
  * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and
@@ -88,6 +89,10 @@ export interface AgentState {
   guardrails: readonly RunningGuardrail[];
   /** The verdict of the last guardrail check that ended in this run. */
   lastGuardrailVerdict?: GuardrailEndEvent;
+  /** How full the context is (the last `context-usage`; only with a context manager that reports it). */
+  contextUsage?: ContextUsage;
+  /** True while a context summary call runs (`summary-start` until `compaction`). */
+  compacting?: boolean;
 }
 
 /**

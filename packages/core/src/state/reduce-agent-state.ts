@@ -28,6 +28,8 @@ function copy(s: AgentState): AgentState {
     output: s.output,
     guardrails: s.guardrails,
     lastGuardrailVerdict: s.lastGuardrailVerdict,
+    contextUsage: s.contextUsage,
+    compacting: s.compacting,
   };
 }
 
@@ -68,6 +70,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.output = undefined;
       next.guardrails = [];
       next.lastGuardrailVerdict = undefined;
+      next.compacting = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -140,8 +143,24 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
     case 'guardrail-start':
     case 'guardrail-end':
       return reduceGuardrail(state, copy(state), event);
+    case 'summary-start':
+      next = copy(state);
+      next.compacting = true;
+      return next;
+    case 'compaction':
+      if (!event.usage && !state.compacting) return state;
+      next = copy(state);
+      next.compacting = undefined;
+      if (event.usage) next.usage = addUsage(state.usage, event.usage);
+      return next;
+    case 'context-usage':
+      next = copy(state);
+      next.contextUsage = event.usage;
+      return next;
     case 'agent-end':
       next = copy(state);
+      next.compacting = undefined;
+
       if (event.output !== undefined) next.output = event.output;
       next.phase = 'idle';
       next.streamingMessage = undefined;
@@ -150,7 +169,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.isRunning = false;
       return next;
     default:
-      // turn-end, compaction, warning: nothing to fold.
+      // turn-end, summary-update, warning: nothing to fold.
       return state;
   }
 }

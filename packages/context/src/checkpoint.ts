@@ -1,0 +1,57 @@
+import { contentText, type Message, type UserMessage } from '@rxagent/core';
+import { FileMemory } from './file-operations.js';
+
+/**
+ * The first line of every checkpoint message: how a committed checkpoint is recognised.
+ *
+ * @example
+ * const isCheckpoint = (m: UserMessage) => contentText(m).startsWith(CHECKPOINT_HEADER);
+ */
+export const CHECKPOINT_HEADER = '[Context checkpoint: the earlier part of this conversation, summarized]';
+const FILES_HEADING = '## Files touched';
+
+/**
+ * The checkpoint as the model reads it: a user message with the summary and the files
+ * touched so far.
+ *
+ * @example
+ * checkpointMessage('## Goal\nShip it', files, 0).content; // '[Context checkpoint…]\n## Goal…'
+ */
+export function checkpointMessage(summary: string, files: FileMemory, timestamp: number): UserMessage {
+  const lines = [CHECKPOINT_HEADER, summary.trim(), '', FILES_HEADING];
+  const modified = files.modified();
+  const read = files.read();
+  if (modified.length === 0 && read.length === 0) lines.push('(none)');
+  for (const p of modified) lines.push(`- ${p} (modified)`);
+  for (const p of read) lines.push(`- ${p} (read)`);
+  return { role: 'user', content: lines.join('\n'), timestamp };
+}
+
+/**
+ * A committed checkpoint at `index`, parsed back: its summary and its files. Undefined when
+ * the message there is not one.
+ *
+ * @example
+ * parseCheckpoint(agent.messages, 1)?.summary;
+ */
+export function parseCheckpoint(
+  messages: readonly Message[],
+  index: number,
+): { summary: string; files: FileMemory } | undefined {
+  const message = messages[index];
+  if (message?.role !== 'user') return undefined;
+  const text = contentText(message);
+  if (!text.startsWith(CHECKPOINT_HEADER)) return undefined;
+  const body = text.slice(CHECKPOINT_HEADER.length);
+  const at = body.lastIndexOf(`\n${FILES_HEADING}`);
+  const summary = (at >= 0 ? body.slice(0, at) : body).trim();
+  const read: string[] = [];
+  const modified: string[] = [];
+  if (at >= 0) {
+    for (const line of body.slice(at).split('\n')) {
+      const m = /^- (.+) \((read|modified)\)$/.exec(line);
+      if (m) (m[2] === 'read' ? read : modified).push(m[1] as string);
+    }
+  }
+  return { summary, files: FileMemory.empty().withPaths(read, modified) };
+}
