@@ -13,6 +13,7 @@ import { StateObservable } from '../state/state-observable.js';
 import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signal.js';
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
+import { AgentResources, type AgentResource } from './agent-resource.js';
 import { parseTranscript } from './import-messages.js';
 
 /**
@@ -96,6 +97,8 @@ export class Agent {
   private readonly approvals: AgentApprovals;
   private active?: ActiveRun;
   private idleWaiters: (() => void)[] = [];
+  private readonly resources = new AgentResources();
+  private disposed = false;
 
   /** Every event of every run (hot). */
   readonly events$: Observable<AgentEvent>;
@@ -242,11 +245,33 @@ export class Agent {
     this.state.next({ ...this.state.value, messages });
   }
 
-  /** Clears the transcript, the queues and the usage (a running run is cancelled first). */
+  /** Clears the transcript, the queues and the usage (a running run is cancelled first); owned resources are reset. */
   reset(): void {
     this.abort({ silent: true });
     this.clearQueues();
     this.state.next(initialAgentState());
+    for (const error of this.resources.tell('reset')) this.report(error, 'reset(): an owned resource failed');
+  }
+
+  /** Ties a resource (a task runtime…) to this agent: reset with `reset()`, disposed with `dispose()`. */
+  own(resource: AgentResource): () => void {
+    if (this.disposed) {
+      resource.dispose?.();
+      return () => undefined;
+    }
+    return this.resources.add(resource);
+  }
+
+  /** Cancels the running run, disposes owned resources and completes `events$` and `state$`. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.abort({ silent: true });
+    this.clearQueues();
+    for (const error of this.resources.tell('dispose')) this.report(error, 'dispose(): an owned resource failed');
+    this.listeners.length = 0;
+    this.events.complete();
+    this.state.complete();
   }
 
   setModel(model: ChatModel): void {
@@ -266,6 +291,7 @@ export class Agent {
   }
 
   private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult> {
+    if (this.disposed) return Promise.reject(new AgentConfigError('The agent was disposed: create a new Agent.'));
     if (this.active) return Promise.reject(new AgentBusyError());
     return new Promise<AgentRunResult>((resolve, reject) => {
       const active: ActiveRun = {
