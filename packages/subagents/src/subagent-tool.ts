@@ -67,7 +67,8 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
       throw new SubagentConfigError(`subagentTool: ${key} must be a whole number of at least 1, got ${value}.`);
     }
   }
-  const list = names.map((n) => `- ${n}: ${options.agents[n]?.description ?? ''}`).join('\n');
+  // Read at each call: a sub-agent may be given this very tool, added to `agents` after it was made.
+  const agentNames = () => Object.keys(options.agents);
   const background = options.tasks
     ? ' Background: { agent, task, background: true, description } returns a task id at once; the result arrives as a message later.'
     : '';
@@ -86,15 +87,19 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
 
   return tool({
     name: options.name ?? 'subagent',
-    description:
-      'Delegate work to a sub-agent that starts from nothing but the task you give it. ' +
-      'Single: { agent, task }. Parallel: { tasks: [{ agent, task }, …] }. ' +
-      'Chain: { chain: [{ agent, task }, …] } with "{previous}" standing for the previous answer.' +
-      `${background}\nAgents:\n${list}`,
+    get description() {
+      const list = agentNames().map((n) => `- ${n}: ${options.agents[n]?.description ?? ''}`);
+      return (
+        'Delegate work to a sub-agent that starts from nothing but the task you give it. ' +
+        'Single: { agent, task }. Parallel: { tasks: [{ agent, task }, …] }. ' +
+        'Chain: { chain: [{ agent, task }, …] } with "{previous}" standing for the previous answer.' +
+        `${background}\nAgents:\n${list.join('\n')}`
+      );
+    },
     parameters: subagentArgs,
     timeoutMs: options.timeoutMs ?? 600_000,
     validate: (args) => {
-      const mode = subagentMode(args, names);
+      const mode = subagentMode(args, agentNames());
       if ('refused' in mode) return mode.refused;
       if (mode.mode === 'background' && !options.tasks) {
         return 'Background mode is not available here (no task runtime): run the task without background.';
@@ -102,7 +107,7 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
       return undefined;
     },
     execute: (args, ctx): Observable<RichToolOutput> => {
-      const mode = subagentMode(args, names);
+      const mode = subagentMode(args, agentNames());
       if ('refused' in mode) return of({ content: [{ type: 'text', text: mode.refused }], isError: true });
       switch (mode.mode) {
         case 'single':
