@@ -1,10 +1,12 @@
 import {
   addUsage,
   assistantText,
+  contentText,
   emptyUsage,
   runAgent,
   type AgentEndEvent,
   type AgentEvent,
+  type AgentMessage,
   type Approver,
   type StopReason,
   type Usage,
@@ -134,7 +136,12 @@ function outcomeOf(task: SubTask, end: AgentEndEvent | undefined, seen: Usage): 
   const answer = assistantText(last).trim();
   const outcome: SubrunOutcome = { ...task, text: answer, isError: false, usage: end.usage, reason: end.reason };
   if (!answer) {
-    outcome.text = `Sub-agent "${task.agent}" stopped (${end.reason}) without an answer: ${end.signal.message}`;
+    // Say what its last tools answered (a rejection's reason…): the parent can act on it.
+    const lastResults = end.messages
+      .slice(end.messages.lastIndexOf(last as AgentMessage) + 1)
+      .flatMap((m) => (m.role === 'tool' ? [`${m.toolName}: ${contentText(m)}`] : []));
+    const results = lastResults.length ? ` Its last tool results: ${lastResults.join('; ')}` : '';
+    outcome.text = `Sub-agent "${task.agent}" stopped (${end.reason}) without an answer: ${end.signal.message}${results}`;
     outcome.isError = true;
   } else if (end.reason !== 'completed') {
     outcome.text = `${answer}\n\n[Sub-agent "${task.agent}" stopped early (${end.reason}): ${end.signal.message}]`;
