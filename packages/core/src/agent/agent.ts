@@ -369,7 +369,8 @@ export class Agent {
     const state = this.state.value;
     const messages = state.messages.slice(active.before);
     let usage = emptyUsage();
-    for (const m of messages) if (m.role === 'assistant') usage = addUsage(usage, m.usage);
+    for (const m of messages)
+      if ((m.role === 'assistant' || m.role === 'tool') && m.usage) usage = addUsage(usage, m.usage);
     return { reason: signal.reason, signal, messages, usage, steps: state.step };
   }
 
