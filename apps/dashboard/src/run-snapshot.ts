@@ -6,6 +6,7 @@ import {
   type Phase,
   type StopReason,
 } from '@rxagent/core';
+import type { SubrunView } from './subrun-view.js';
 import { clipText } from './text-limits.js';
 import {
   argumentFields,
@@ -27,6 +28,8 @@ export interface ToolView {
   /** The arguments as short JSON text. */
   args: string;
   progress?: ProgressView;
+  /** Sub-agent runs working for this call (the `subagent` tool), nested under it. */
+  subruns?: SubrunView[];
 }
 
 /**
