@@ -10,6 +10,7 @@ import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
 import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
+import { subagentDemo } from './subagent-demo.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -64,12 +65,16 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
 
-  const agent = new Agent({
-    model: choice.model,
-    tools: readOnlyTools({ root: dir }),
-    system: SYSTEM,
-    maxSteps: args.maxSteps,
-  });
+  const setup = args.subagents
+    ? subagentDemo({
+        dir,
+        model: choice.model,
+        offline: choice.offline,
+        fast: process.env.RXAGENT_DEMO_FAST === '1',
+        maxSteps: args.maxSteps,
+      })
+    : { model: choice.model, tools: readOnlyTools({ root: dir }), system: SYSTEM };
+  const agent = new Agent({ ...setup, maxSteps: args.maxSteps });
   let aborted = false;
   onInterrupt = () => {
     aborted = true;

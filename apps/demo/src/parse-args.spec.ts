@@ -12,8 +12,13 @@ describe('parseDemoArgs', () => {
       dashboard: false,
       port: 0,
       maxSteps: 12,
+      subagents: false,
       help: false,
     });
+  });
+
+  it('--subagents answers through a scout sub-agent', () => {
+    expect(parseDemoArgs(['--', '--subagents', 'What is here?'])).toMatchObject({ subagents: true, question: 'What is here?' });
   });
 
   it('joins the positional words into the question, wherever the options are', () => {

@@ -40,6 +40,8 @@ export interface DemoArgs {
   /** Dashboard port (0: a free one). */
   port: number;
   maxSteps: number;
+  /** Answer through a scout sub-agent (the `subagent` tool) instead of reading files directly. */
+  subagents: boolean;
   help: boolean;
 }
 
@@ -73,6 +75,8 @@ Options:
   --base-url <url>      an OpenAI-compatible server (Ollama, vLLM, LM Studio…), e.g.
                         http://127.0.0.1:11434/v1; no key needed
   --max-steps <n>       model calls at most (default ${DEFAULT_MAX_STEPS})
+  --subagents           answer through a scout sub-agent that reads the folder (its progress
+                        is shown nested under the subagent call)
   --json                print the run's events as JSON lines on stdout
   --dashboard           also show the run in the live dashboard; it stays up until Ctrl-C
   --port <n>            the dashboard's port (default: a free one)
@@ -116,6 +120,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     dashboard: values.dashboard,
     port: integer(values.port, '--port', 0, 65535),
     maxSteps: integer(values['max-steps'], '--max-steps', 1, 1000),
+    subagents: values.subagents,
     help: values.help,
   };
 }
@@ -132,6 +137,7 @@ function parse(args: string[]) {
       'base-url': { type: 'string' },
       'max-steps': { type: 'string', default: String(DEFAULT_MAX_STEPS) },
       json: { type: 'boolean', default: false },
+      subagents: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
       help: { type: 'boolean', short: 'h', default: false },
