@@ -47,7 +47,7 @@ export class SubrunTracker {
     }
     if (event.type !== 'tool-update' || !isSubagentProgress(event.progress)) return false;
     let runs = this.calls.get(event.toolCallId);
-    if (!runs) this.calls.set(event.toolCallId, (runs = new Map()));
+    if (!runs) this.calls.set(event.toolCallId, (runs = new Map<string, SubrunView>()));
     const progress = event.progress;
     runs.delete(progress.runId);
     runs.set(progress.runId, toView(progress, runs.get(progress.runId)));
@@ -70,7 +70,8 @@ export class SubrunTracker {
 
 function toView(progress: SubagentProgress, before: SubrunView | undefined): SubrunView {
   const ended = progress.kind === 'end' || progress.kind === 'error';
-  const state = progress.kind === 'error' ? 'failed' : ended && progress.path.length === 1 ? 'done' : 'running';
+  const state =
+    progress.kind === 'error' ? 'failed' : ended && progress.path.length === 1 ? 'done' : 'running';
   const view: SubrunView = {
     runId: progress.runId,
     agent: clipText(progress.agent),

@@ -30,7 +30,13 @@ beforeAll(async () => {
   dashboard = await startDashboard({ host: '127.0.0.1', port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
@@ -66,7 +72,12 @@ describe('dashboard: sub-agent runs', () => {
       [
         toolCallTurn({
           name: 'subagent',
-          args: { tasks: [{ agent: 'scout', task: 'Check auth' }, { agent: 'checker', task: 'Check billing' }] },
+          args: {
+            tasks: [
+              { agent: 'scout', task: 'Check auth' },
+              { agent: 'checker', task: 'Check billing' },
+            ],
+          },
         }),
         textTurn('Both areas look fine.'),
       ],
@@ -80,10 +91,19 @@ describe('dashboard: sub-agent runs', () => {
 
     const call = `[data-run-id="${id}"] li.tool[data-tool-name="subagent"]`;
     // Both sub-runs appear under the call, each at work in its own lookup.
-    await page.waitForSelector(`${call} li.subrun[data-agent="scout"] .summary:has-text("scout → lookup")`, WAIT);
-    await page.waitForSelector(`${call} li.subrun[data-agent="checker"] .summary:has-text("checker → lookup")`, WAIT);
-    const rows = await page.$$eval(`${call} li.subrun`, (items) =>
-      items.map((li) => [li.getAttribute('data-agent'), li.querySelector('.step')?.textContent, li.querySelector('.tokens')?.textContent]),
+    await page.waitForSelector(
+      `${call} li.subrun[data-agent="scout"] .summary:has-text("scout → lookup")`,
+      WAIT,
+    );
+    await page.waitForSelector(
+      `${call} li.subrun[data-agent="checker"] .summary:has-text("checker → lookup")`,
+      WAIT,
+    );
+    // Plain JS as a string: the repo's type-check has no DOM lib.
+    const rows = await page.evaluate<string[][]>(
+      `Array.from(document.querySelectorAll(${JSON.stringify(`${call} li.subrun`)})).map(function (li) {
+         return [li.dataset.agent, li.querySelector('.step').textContent, li.querySelector('.tokens').textContent];
+       })`,
     );
     expect(rows).toEqual([
       ['scout', 'step 1', '48 tok'],

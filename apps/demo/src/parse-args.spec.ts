@@ -18,7 +18,10 @@ describe('parseDemoArgs', () => {
   });
 
   it('--subagents answers through a scout sub-agent', () => {
-    expect(parseDemoArgs(['--', '--subagents', 'What is here?'])).toMatchObject({ subagents: true, question: 'What is here?' });
+    expect(parseDemoArgs(['--', '--subagents', 'What is here?'])).toMatchObject({
+      subagents: true,
+      question: 'What is here?',
+    });
   });
 
   it('joins the positional words into the question, wherever the options are', () => {

@@ -22,7 +22,9 @@ describe('subagentDemo (offline)', () => {
       const result = await agent.prompt('What is this?');
       expect(result.reason).toBe('completed');
       expect(lines[0]).toBe('scout · step 0 · scout started');
-      expect(lines.some((l) => l.startsWith('scout · step 2 · scout → read {"path":"README.md"}'))).toBe(true);
+      expect(lines.some((l) => l.startsWith('scout · step 2 · scout → read {"path":"README.md"}'))).toBe(
+        true,
+      );
       const answer = result.messages.at(-1);
       expect(JSON.stringify(answer)).toContain('Here is what the scout found.');
       expect(result.usage.totalTokens).toBeGreaterThan(0);
@@ -34,8 +36,18 @@ describe('subagentDemo (offline)', () => {
   it('progressText: sub-agent progress as one line; other progress as before', () => {
     expect(progressText('compiling')).toBe('compiling');
     expect(progressText({ done: 1 })).toBe('{"done":1}');
-    const base = { type: 'subagent-progress', agent: 'scout', path: ['scout', 'inner'], runId: 'r', index: 0, step: 2, tokens: 40 };
-    expect(progressText({ ...base, kind: 'tool-start', summary: 'inner → read' })).toBe('scout › inner · step 2 · inner → read (40 tokens)');
+    const base = {
+      type: 'subagent-progress',
+      agent: 'scout',
+      path: ['scout', 'inner'],
+      runId: 'r',
+      index: 0,
+      step: 2,
+      tokens: 40,
+    };
+    expect(progressText({ ...base, kind: 'tool-start', summary: 'inner → read' })).toBe(
+      'scout › inner · step 2 · inner → read (40 tokens)',
+    );
     expect(progressText({ ...base, kind: 'turn', summary: 'inner · step 2' })).toBeUndefined();
   });
 });

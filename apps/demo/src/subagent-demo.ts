@@ -47,7 +47,11 @@ export interface SubagentDemoOptions {
  * const setup = subagentDemo({ dir, model: choice.model, offline: choice.offline, maxSteps: 12 });
  * const agent = new Agent({ ...setup, maxSteps: 12 });
  */
-export function subagentDemo(options: SubagentDemoOptions): { model: ChatModel; system: string; tools: AnyTool[] } {
+export function subagentDemo(options: SubagentDemoOptions): {
+  model: ChatModel;
+  system: string;
+  tools: AnyTool[];
+} {
   const latency = options.fast ? { firstMs: 5, perEventMs: 1 } : OFFLINE_LATENCY;
   const scoutModel = options.offline ? offlineModel({ latency }) : options.model;
   const subagent = subagentTool({
@@ -64,7 +68,7 @@ export function subagentDemo(options: SubagentDemoOptions): { model: ChatModel; 
   const model = options.offline
     ? scriptedModel(delegatingPlan(), { latency, provider: 'scripted', modelId: 'offline-delegator' })
     : options.model;
-  return { model, system: DELEGATING_SYSTEM, tools: [subagent as AnyTool] };
+  return { model, system: DELEGATING_SYSTEM, tools: [subagent] };
 }
 
 /**
@@ -106,5 +110,8 @@ function questionOf(messages: readonly Message[]): string {
 function lastToolText(messages: readonly Message[]): { text: string; isError: boolean } {
   const result = [...messages].reverse().find((m) => m.role === 'tool');
   if (result?.role !== 'tool') return { text: 'no report', isError: true };
-  return { text: result.content.map((p) => (p.type === 'text' ? p.text : '')).join(''), isError: result.isError };
+  return {
+    text: result.content.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+    isError: result.isError,
+  };
 }

@@ -14,8 +14,11 @@ jest.setTimeout(120_000);
 beforeAll(() => {
   const stale =
     !existsSync(mainJs) ||
-    readdirSync(__dirname).some((f) => !f.endsWith('.spec.ts') && statSync(join(__dirname, f)).mtimeMs > statSync(mainJs).mtimeMs);
-  if (stale) execFileSync('pnpm', ['--filter', '@rxagent/demo...', 'run', 'build'], { cwd: repoRoot, stdio: 'pipe' });
+    readdirSync(__dirname).some(
+      (f) => !f.endsWith('.spec.ts') && statSync(join(__dirname, f)).mtimeMs > statSync(mainJs).mtimeMs,
+    );
+  if (stale)
+    execFileSync('pnpm', ['--filter', '@rxagent/demo...', 'run', 'build'], { cwd: repoRoot, stdio: 'pipe' });
 });
 
 describe('pnpm demo -- --subagents (offline)', () => {
@@ -28,8 +31,14 @@ describe('pnpm demo -- --subagents (offline)', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers with a scout sub-agent and shows its work under the subagent call', () => {
-    const env = { ...process.env, RXAGENT_DEMO_FAST: '1' };
-    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'RXAGENT_PROVIDER', 'RXAGENT_MODEL', 'INIT_CWD'])
+    const env: NodeJS.ProcessEnv = { ...process.env, RXAGENT_DEMO_FAST: '1' };
+    for (const name of [
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'RXAGENT_PROVIDER',
+      'RXAGENT_MODEL',
+      'INIT_CWD',
+    ])
       delete env[name];
     const out = execFileSync(process.execPath, [mainJs, '--subagents', '--dir', dir, 'What is this?'], {
       env,
@@ -42,7 +51,9 @@ describe('pnpm demo -- --subagents (offline)', () => {
     expect(done).toBeGreaterThan(call);
     const nested = lines.slice(call + 1, done);
     expect(nested.some((l) => /^ {2}… scout · step 1 · scout → list \{"path":"\."\}/.test(l))).toBe(true);
-    expect(nested.some((l) => /^ {2}… scout · step 2 · scout → read \{"path":"README\.md"\}/.test(l))).toBe(true);
+    expect(nested.some((l) => /^ {2}… scout · step 2 · scout → read \{"path":"README\.md"\}/.test(l))).toBe(
+      true,
+    );
     expect(nested.at(-1)).toMatch(/^ {2}… scout · step 3 · scout done \(completed, 3 steps, \d+ tokens\)$/);
     expect(out).toContain('Here is what the scout found.');
     expect(out).toContain('This is kettle (from package.json): Tea timer.');

@@ -20,7 +20,9 @@ function setup() {
     toolCallTurn({ name: 'remove', args: { path: 'old.log' }, id: 'w1' }),
     (request) => textTurn(`worker saw: ${JSON.stringify(request.messages.at(-1))}`),
   ]);
-  const subagent = subagentTool({ agents: { worker: { description: 'Does things', model: worker, tools: [remove] } } });
+  const subagent = subagentTool({
+    agents: { worker: { description: 'Does things', model: worker, tools: [remove] } },
+  });
   const parent = scriptedModel([
     toolCallTurn({ name: 'subagent', args: { agent: 'worker', task: 'Clean up' }, id: 'p1' }),
     textTurn('Done.'),
@@ -29,7 +31,7 @@ function setup() {
 }
 
 describe('approvals inside a sub-run', () => {
-  it("surface to the parent Agent: pending in its state, decided with agent.approve(id)", async () => {
+  it('surface to the parent Agent: pending in its state, decided with agent.approve(id)', async () => {
     const { deleted, subagent, parent } = setup();
     const agent = new Agent({ model: parent, tools: [subagent] });
     const pending: string[][] = [];
@@ -49,7 +51,8 @@ describe('approvals inside a sub-run', () => {
     const { deleted, subagent, parent } = setup();
     const agent = new Agent({ model: parent, tools: [subagent] });
     agent.subscribe((event) => {
-      if (event.type === 'approval-request') setTimeout(() => agent.reject(event.toolCallId, 'Keep the logs.'), 0);
+      if (event.type === 'approval-request')
+        setTimeout(() => agent.reject(event.toolCallId, 'Keep the logs.'), 0);
     });
     const result = await agent.prompt('Clean up please');
 

@@ -74,7 +74,10 @@ describe('subagentTool background mode', () => {
         model: parent,
         tools: [
           subagentTool({
-            agents: { scout: { description: 'Explores', model: scout }, slow: { description: 'Slow', model: slow } },
+            agents: {
+              scout: { description: 'Explores', model: scout },
+              slow: { description: 'Slow', model: slow },
+            },
             tasks,
           }),
         ],

@@ -17,7 +17,11 @@ export function parallelResult(outcomes: readonly SubrunOutcome[]): RichToolOutp
   const text = sorted
     .map((o) => `[${o.index + 1}/${n}] ${o.agent} (${o.isError ? 'failed' : 'done'}): ${o.task}\n${o.text}`)
     .join('\n\n');
-  return { content: [{ type: 'text', text }], isError: sorted.every((o) => o.isError), usage: totalUsage(sorted) };
+  return {
+    content: [{ type: 'text', text }],
+    isError: sorted.every((o) => o.isError),
+    usage: totalUsage(sorted),
+  };
 }
 
 /** A chain's result: the last answer, or where it stopped and why. */

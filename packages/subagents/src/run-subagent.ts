@@ -11,7 +11,17 @@ import {
   type StopReason,
   type Usage,
 } from '@rxagent/core';
-import { catchError, concat, defer, finalize, ignoreElements, of, tap, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  catchError,
+  concat,
+  defer,
+  finalize,
+  ignoreElements,
+  of,
+  tap,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import type { SubTask } from './subagent-args.js';
 import type { SubagentConfig } from './subagent-config.js';
 import { progressOf, type SubagentProgress, type SubrunPosition } from './subagent-progress.js';
@@ -59,7 +69,12 @@ function errorMessage(error: unknown): string {
  */
 export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOutcome> {
   return defer(() => {
-    const failed = (text: string, usage = emptyUsage()): SubrunOutcome => ({ ...task, text, isError: true, usage });
+    const failed = (text: string, usage = emptyUsage()): SubrunOutcome => ({
+      ...task,
+      text,
+      isError: true,
+      usage,
+    });
     const config = env.agents[task.agent];
     if (!config) return of(failed(`Unknown sub-agent "${task.agent}".`));
     const { depth, root } = positionOf(env.parentRunId);
@@ -131,10 +146,22 @@ function progressBase(at: SubrunPosition) {
 }
 
 function outcomeOf(task: SubTask, end: AgentEndEvent | undefined, seen: Usage): SubrunOutcome {
-  if (!end) return { ...task, text: `Sub-agent "${task.agent}" ended without an answer.`, isError: true, usage: seen };
+  if (!end)
+    return {
+      ...task,
+      text: `Sub-agent "${task.agent}" ended without an answer.`,
+      isError: true,
+      usage: seen,
+    };
   const last = [...end.messages].reverse().find((m) => m.role === 'assistant');
   const answer = assistantText(last).trim();
-  const outcome: SubrunOutcome = { ...task, text: answer, isError: false, usage: end.usage, reason: end.reason };
+  const outcome: SubrunOutcome = {
+    ...task,
+    text: answer,
+    isError: false,
+    usage: end.usage,
+    reason: end.reason,
+  };
   if (!answer) {
     // Say what its last tools answered (a rejection's reason…): the parent can act on it.
     const lastResults = end.messages

@@ -55,7 +55,8 @@ export function subagentMode(args: SubagentArgs, agents: readonly string[]): Sub
   const steps: SubTask[] = list
     ? list.map((s, index) => ({ ...s, index }))
     : [{ agent: args.agent ?? '', task: args.task ?? '', index: 0 }];
-  if (steps.length === 0) return { refused: 'The list of tasks is empty: give at least one { agent, task }.' };
+  if (steps.length === 0)
+    return { refused: 'The list of tasks is empty: give at least one { agent, task }.' };
   for (const s of steps) {
     if (!agents.includes(s.agent)) {
       return { refused: `Unknown sub-agent "${s.agent.slice(0, 100)}". Available: ${agents.join(', ')}.` };
@@ -68,6 +69,7 @@ export function subagentMode(args: SubagentArgs, agents: readonly string[]): Sub
   const [first] = steps as [SubTask];
   if (args.tasks) return { mode: 'parallel', tasks: steps };
   if (args.chain) return { mode: 'chain', tasks: steps };
-  if (args.background) return { mode: 'background', task: first, description: args.description ?? first.task };
+  if (args.background)
+    return { mode: 'background', task: first, description: args.description ?? first.task };
   return { mode: 'single', task: first };
 }

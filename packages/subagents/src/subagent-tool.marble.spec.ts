@@ -20,7 +20,12 @@ const letters: OperatorFunction<AgentEvent, string> = (events$) =>
 
 const parallelCall = toolCallTurn({
   name: 'subagent',
-  args: { tasks: [{ agent: 'a', task: 'first' }, { agent: 'b', task: 'second' }] },
+  args: {
+    tasks: [
+      { agent: 'a', task: 'first' },
+      { agent: 'b', task: 'second' },
+    ],
+  },
 });
 
 describe('subagentTool in virtual time', () => {
@@ -28,7 +33,9 @@ describe('subagentTool in virtual time', () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       const a = marbleModel(cold, [at(5, textTurn('A'))]);
       const b = marbleModel(cold, [at(9, textTurn('B'))]);
-      const subagent = subagentTool({ agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } } });
+      const subagent = subagentTool({
+        agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } },
+      });
       const parent = marbleModel(cold, [at(0, parallelCall), at(0, textTurn('Ok.'))]);
       expectObservable(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }).pipe(letters)).toBe(
         timeline([0, 'SS'], [5, 'E'], [9, 'EeZ|']),
@@ -56,10 +63,17 @@ describe('subagentTool in virtual time', () => {
     createTestScheduler().run(({ cold, expectObservable, flush }) => {
       const a = marbleModel(cold, [at(4, textTurn('A'))]);
       const b = marbleModel(cold, [at(2, textTurn('B'))]);
-      const subagent = subagentTool({ agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } } });
+      const subagent = subagentTool({
+        agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } },
+      });
       const chain = toolCallTurn({
         name: 'subagent',
-        args: { chain: [{ agent: 'b', task: 'one' }, { agent: 'a', task: 'two after {previous}' }] },
+        args: {
+          chain: [
+            { agent: 'b', task: 'one' },
+            { agent: 'a', task: 'two after {previous}' },
+          ],
+        },
       });
       const parent = marbleModel(cold, [at(0, chain), at(0, textTurn('Ok.'))]);
       const run$ = runAgent({ model: parent, tools: [subagent], prompt: 'Go' }).pipe(
@@ -88,10 +102,20 @@ describe('subagentTool in virtual time', () => {
       },
     });
     createTestScheduler().run(({ cold, expectObservable, flush }) => {
-      const scout = marbleModel(cold, [at(10, toolCallTurn({ name: 'probe', args: {} })), at(0, textTurn('done'))]);
-      const subagent = subagentTool({ agents: { scout: { description: 'S', model: scout, tools: [probe] } } });
-      const parent = marbleModel(cold, [at(0, toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'x' } }))]);
-      expectObservable(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }).pipe(letters), '^ 4ms !').toBe('S');
+      const scout = marbleModel(cold, [
+        at(10, toolCallTurn({ name: 'probe', args: {} })),
+        at(0, textTurn('done')),
+      ]);
+      const subagent = subagentTool({
+        agents: { scout: { description: 'S', model: scout, tools: [probe] } },
+      });
+      const parent = marbleModel(cold, [
+        at(0, toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'x' } })),
+      ]);
+      expectObservable(
+        runAgent({ model: parent, tools: [subagent], prompt: 'Go' }).pipe(letters),
+        '^ 4ms !',
+      ).toBe('S');
       flush();
       expect(scout.streams[0]?.subscriptions).toEqual([{ subscribedFrame: 0, unsubscribedFrame: 5 }]);
     });
@@ -103,7 +127,9 @@ describe('subagentTool in virtual time', () => {
     createTestScheduler().run(({ cold, flush }) => {
       const scout = marbleModel(cold, [at(10, textTurn('late'))]);
       const subagent = subagentTool({ agents: { scout: { description: 'S', model: scout } } });
-      const parent = marbleModel(cold, [at(0, toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'x' } }))]);
+      const parent = marbleModel(cold, [
+        at(0, toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'x' } })),
+      ]);
       const controller = new AbortController();
       timer(6).subscribe(() => controller.abort());
       runAgent({ model: parent, tools: [subagent], prompt: 'Go', signal: controller.signal }).subscribe((e) =>

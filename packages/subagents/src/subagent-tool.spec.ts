@@ -27,22 +27,32 @@ describe('subagentTool, single mode', () => {
     ]);
     const { tool: lookupTool, calls } = lookup();
     const subagent = subagentTool({
-      agents: { scout: { description: 'Explores', model: scout, system: 'You are a scout.', tools: [lookupTool] } },
+      agents: {
+        scout: { description: 'Explores', model: scout, system: 'You are a scout.', tools: [lookupTool] },
+      },
     });
     const parent = scriptedModel([
       toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'Find the entry point.' } }),
       textTurn('It is src/main.ts.'),
     ]);
-    const events = await collectEvents(runAgent({ model: parent, tools: [subagent], prompt: 'Where does it start?' }));
+    const events = await collectEvents(
+      runAgent({ model: parent, tools: [subagent], prompt: 'Where does it start?' }),
+    );
 
     expect(resultText(toolEnds(events)[0])).toBe('The entry point is src/main.ts.');
     expect(calls).toEqual(['entry point']);
     // Its own transcript: the task only, with its own system prompt, nothing of the parent's.
     expect(scout.requests[0]?.system).toBe('You are a scout.');
-    expect(scout.requests[0]?.messages).toEqual([expect.objectContaining({ role: 'user', content: 'Find the entry point.' })]);
+    expect(scout.requests[0]?.messages).toEqual([
+      expect.objectContaining({ role: 'user', content: 'Find the entry point.' }),
+    ]);
     // The parent's model reads the answer as the tool result.
     const last = parent.requests[1]?.messages.at(-1);
-    expect(last).toMatchObject({ role: 'tool', isError: false, content: [{ type: 'text', text: 'The entry point is src/main.ts.' }] });
+    expect(last).toMatchObject({
+      role: 'tool',
+      isError: false,
+      content: [{ type: 'text', text: 'The entry point is src/main.ts.' }],
+    });
     expect((events.at(-1) as AgentEndEvent).reason).toBe('completed');
   });
 
@@ -52,7 +62,10 @@ describe('subagentTool, single mode', () => {
     ]);
     const subagent = subagentTool({ agents: { scout: { description: 'Explores', model: scout } } });
     const parent = scriptedModel([
-      toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'Go.' } }, { usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 } }),
+      toolCallTurn(
+        { name: 'subagent', args: { agent: 'scout', task: 'Go.' } },
+        { usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 } },
+      ),
       textTurn('Ok.', { usage: { inputTokens: 30, outputTokens: 2, costUsd: 0.002 } }),
     ]);
     const { events$, state$ } = withState(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }));
@@ -72,7 +85,9 @@ describe('subagentTool, single mode', () => {
       toolCallTurn({ name: 'lookup', args: { q: 'x' } }, { usage: { inputTokens: 7, outputTokens: 3 } }),
       textTurn('Answer\nwith two lines.', { usage: { inputTokens: 20, outputTokens: 4 } }),
     ]);
-    const subagent = subagentTool({ agents: { scout: { description: 'Explores', model: scout, tools: [lookup().tool] } } });
+    const subagent = subagentTool({
+      agents: { scout: { description: 'Explores', model: scout, tools: [lookup().tool] } },
+    });
     const parent = scriptedModel([
       toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'Go.' } }),
       textTurn('Ok.'),
@@ -80,10 +95,29 @@ describe('subagentTool, single mode', () => {
     const events = await collectEvents(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }));
     const progress = progressOf(events);
 
-    expect(progress.map((p) => p.kind)).toEqual(['start', 'turn', 'tool-start', 'tool-end', 'turn', 'message', 'end']);
+    expect(progress.map((p) => p.kind)).toEqual([
+      'start',
+      'turn',
+      'tool-start',
+      'tool-end',
+      'turn',
+      'message',
+      'end',
+    ]);
     expect(progress.every((p) => p.agent === 'scout' && p.path.join() === 'scout')).toBe(true);
-    expect(progress[2]).toMatchObject({ kind: 'tool-start', step: 1, tool: 'lookup', tokens: 10, summary: 'scout → lookup {"q":"x"}' });
-    expect(progress[5]).toMatchObject({ kind: 'message', step: 2, tokens: 34, summary: 'scout: Answer with two lines.' });
+    expect(progress[2]).toMatchObject({
+      kind: 'tool-start',
+      step: 1,
+      tool: 'lookup',
+      tokens: 10,
+      summary: 'scout → lookup {"q":"x"}',
+    });
+    expect(progress[5]).toMatchObject({
+      kind: 'message',
+      step: 2,
+      tokens: 34,
+      summary: 'scout: Answer with two lines.',
+    });
     expect(progress[6]?.summary).toBe('scout done (completed, 2 steps, 34 tokens)');
     // Every update belongs to the parent's subagent call and is plain JSON.
     const updates = events.filter((e) => e.type === 'tool-update');
@@ -92,7 +126,9 @@ describe('subagentTool, single mode', () => {
   });
 
   it('turns a failing sub-run into an error result the parent model reads, and the parent goes on', async () => {
-    const scout = scriptedModel([{ events: [], error: new AuthError('Invalid API key (sk-…redacted)', { status: 401 }) }]);
+    const scout = scriptedModel([
+      { events: [], error: new AuthError('Invalid API key (sk-…redacted)', { status: 401 }) },
+    ]);
     const subagent = subagentTool({ agents: { scout: { description: 'Explores', model: scout } } });
     const parent = scriptedModel([
       toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'Go.' } }),
@@ -108,7 +144,9 @@ describe('subagentTool, single mode', () => {
   });
 
   it('refuses unknown agents and mixed modes with a reason the model can act on', async () => {
-    const subagent = subagentTool({ agents: { scout: { description: 'Explores', model: scriptedModel([]) } } });
+    const subagent = subagentTool({
+      agents: { scout: { description: 'Explores', model: scriptedModel([]) } },
+    });
     const parent = scriptedModel([
       toolCallTurn([
         { name: 'subagent', args: { agent: 'wizard', task: 'Go.' } },
@@ -127,9 +165,19 @@ describe('subagentTool, parallel and chain modes', () => {
   it('parallel: runs every task and returns the answers in task order, usage summed', async () => {
     const a = scriptedModel([textTurn('A says hi.', { usage: { inputTokens: 1, outputTokens: 1 } })]);
     const b = scriptedModel([textTurn('B says hi.', { usage: { inputTokens: 2, outputTokens: 2 } })]);
-    const subagent = subagentTool({ agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } } });
+    const subagent = subagentTool({
+      agents: { a: { description: 'A', model: a }, b: { description: 'B', model: b } },
+    });
     const parent = scriptedModel([
-      toolCallTurn({ name: 'subagent', args: { tasks: [{ agent: 'b', task: 'Hi B' }, { agent: 'a', task: 'Hi A' }] } }),
+      toolCallTurn({
+        name: 'subagent',
+        args: {
+          tasks: [
+            { agent: 'b', task: 'Hi B' },
+            { agent: 'a', task: 'Hi A' },
+          ],
+        },
+      }),
       textTurn('Ok.'),
     ]);
     const events = await collectEvents(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }));
@@ -143,27 +191,47 @@ describe('subagentTool, parallel and chain modes', () => {
   it('parallel: one failure is reported in place; the call is an error only when all fail', async () => {
     const ok = scriptedModel([textTurn('Fine.')]);
     const broken = scriptedModel([]);
-    const subagent = subagentTool({ agents: { ok: { description: 'ok', model: ok }, broken: { description: 'x', model: broken } } });
+    const subagent = subagentTool({
+      agents: { ok: { description: 'ok', model: ok }, broken: { description: 'x', model: broken } },
+    });
     const parent = scriptedModel([
-      toolCallTurn({ name: 'subagent', args: { tasks: [{ agent: 'broken', task: 'T1' }, { agent: 'ok', task: 'T2' }] } }),
+      toolCallTurn({
+        name: 'subagent',
+        args: {
+          tasks: [
+            { agent: 'broken', task: 'T1' },
+            { agent: 'ok', task: 'T2' },
+          ],
+        },
+      }),
       textTurn('Ok.'),
     ]);
     const events = await collectEvents(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }));
     const end = toolEnds(events)[0];
     expect(end?.isError).toBe(false);
-    expect(resultText(end)).toMatch(/^\[1\/2\] broken \(failed\): T1\nSub-agent "broken" failed: .*\n\n\[2\/2\] ok \(done\): T2\nFine\.$/s);
+    expect(resultText(end)).toMatch(
+      /^\[1\/2\] broken \(failed\): T1\nSub-agent "broken" failed: .*\n\n\[2\/2\] ok \(done\): T2\nFine\.$/s,
+    );
   });
 
   it('chain: runs in order, each task seeing the previous answer as {previous}', async () => {
     const scout = scriptedModel([textTurn('three files: a, b, c')]);
     const writer = scriptedModel([textTurn('Summary: a, b and c.')]);
     const subagent = subagentTool({
-      agents: { scout: { description: 'Explores', model: scout }, writer: { description: 'Writes', model: writer } },
+      agents: {
+        scout: { description: 'Explores', model: scout },
+        writer: { description: 'Writes', model: writer },
+      },
     });
     const parent = scriptedModel([
       toolCallTurn({
         name: 'subagent',
-        args: { chain: [{ agent: 'scout', task: 'List files' }, { agent: 'writer', task: 'Summarise: {previous}' }] },
+        args: {
+          chain: [
+            { agent: 'scout', task: 'List files' },
+            { agent: 'writer', task: 'Summarise: {previous}' },
+          ],
+        },
       }),
       textTurn('Ok.'),
     ]);
@@ -171,20 +239,37 @@ describe('subagentTool, parallel and chain modes', () => {
 
     expect(writer.requests[0]?.messages[0]).toMatchObject({ content: 'Summarise: three files: a, b, c' });
     expect(resultText(toolEnds(events)[0])).toBe('Summary: a, b and c.');
-    expect(progressOf(events).filter((p) => p.kind === 'start').map((p) => p.agent)).toEqual(['scout', 'writer']);
+    expect(
+      progressOf(events)
+        .filter((p) => p.kind === 'start')
+        .map((p) => p.agent),
+    ).toEqual(['scout', 'writer']);
   });
 
   it('chain: stops at the first failing step and says where', async () => {
     const writer = scriptedModel([textTurn('never')]);
     const subagent = subagentTool({
-      agents: { scout: { description: 'x', model: scriptedModel([]) }, writer: { description: 'y', model: writer } },
+      agents: {
+        scout: { description: 'x', model: scriptedModel([]) },
+        writer: { description: 'y', model: writer },
+      },
     });
     const parent = scriptedModel([
-      toolCallTurn({ name: 'subagent', args: { chain: [{ agent: 'scout', task: 'A' }, { agent: 'writer', task: '{previous}' }] } }),
+      toolCallTurn({
+        name: 'subagent',
+        args: {
+          chain: [
+            { agent: 'scout', task: 'A' },
+            { agent: 'writer', task: '{previous}' },
+          ],
+        },
+      }),
       textTurn('Ok.'),
     ]);
     const events = await collectEvents(runAgent({ model: parent, tools: [subagent], prompt: 'Go' }));
-    expect(resultText(toolEnds(events)[0])).toMatch(/^The chain stopped at step 1\/2 \(scout\): Sub-agent "scout" failed/);
+    expect(resultText(toolEnds(events)[0])).toMatch(
+      /^The chain stopped at step 1\/2 \(scout\): Sub-agent "scout" failed/,
+    );
     expect(writer.calls).toBe(0);
   });
 });
@@ -231,7 +316,15 @@ describe('subagentTool limits', () => {
     const a = scriptedModel([textTurn('1'), textTurn('2'), textTurn('3')]);
     const subagent = subagentTool({ agents: { a: { description: 'A', model: a } }, maxSubRuns: 2 });
     const parent = scriptedModel([
-      toolCallTurn({ name: 'subagent', args: { tasks: [{ agent: 'a', task: 'x' }, { agent: 'a', task: 'y' }] } }),
+      toolCallTurn({
+        name: 'subagent',
+        args: {
+          tasks: [
+            { agent: 'a', task: 'x' },
+            { agent: 'a', task: 'y' },
+          ],
+        },
+      }),
       toolCallTurn({ name: 'subagent', args: { agent: 'a', task: 'z' } }),
       textTurn('Ok.'),
     ]);
@@ -247,9 +340,9 @@ describe('subagentTool limits', () => {
     expect(() => subagentTool({ agents: { 'a b': { description: 'x', model: scriptedModel([]) } } })).toThrow(
       /Sub-agent name "a b" is not valid/,
     );
-    expect(() => subagentTool({ agents: { a: { description: 'x', model: scriptedModel([]) } }, maxConcurrency: 0 })).toThrow(
-      /maxConcurrency must be a whole number/,
-    );
+    expect(() =>
+      subagentTool({ agents: { a: { description: 'x', model: scriptedModel([]) } }, maxConcurrency: 0 }),
+    ).toThrow(/maxConcurrency must be a whole number/);
   });
 });
 

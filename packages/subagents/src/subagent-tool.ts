@@ -48,12 +48,16 @@ const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, RichToolOutput> {
   const names = Object.keys(options?.agents ?? {});
   if (names.length === 0) {
-    throw new SubagentConfigError('subagentTool needs at least one sub-agent: pass { agents: { scout: { description, model } } }.');
+    throw new SubagentConfigError(
+      'subagentTool needs at least one sub-agent: pass { agents: { scout: { description, model } } }.',
+    );
   }
   for (const name of names) {
     const config = options.agents[name];
     if (!AGENT_NAME.test(name)) {
-      throw new SubagentConfigError(`Sub-agent name "${name}" is not valid: use 1–64 letters, digits, "_" or "-".`);
+      throw new SubagentConfigError(
+        `Sub-agent name "${name}" is not valid: use 1–64 letters, digits, "_" or "-".`,
+      );
     }
     if (!config?.model || typeof config.model.stream !== 'function') {
       throw new SubagentConfigError(`Sub-agent "${name}" needs a model: pass { model } with a ChatModel.`);
@@ -64,7 +68,9 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
   const maxSubRuns = options.maxSubRuns ?? 32;
   for (const [key, value] of Object.entries({ maxConcurrency, maxDepth, maxSubRuns })) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new SubagentConfigError(`subagentTool: ${key} must be a whole number of at least 1, got ${value}.`);
+      throw new SubagentConfigError(
+        `subagentTool: ${key} must be a whole number of at least 1, got ${value}.`,
+      );
     }
   }
   // Read at each call: a sub-agent may be given this very tool, added to `agents` after it was made.
@@ -135,7 +141,10 @@ function parentApprover(ctx: ToolContext, index: number): Approver {
     if (!ctx.requestApproval) {
       return { approved: false, reason: 'Tool call needs approval but no approver is configured.' };
     }
-    return ctx.requestApproval({ ...request, toolCallId: `${ctx.toolCallId}/${index}/${request.toolCallId}` });
+    return ctx.requestApproval({
+      ...request,
+      toolCallId: `${ctx.toolCallId}/${index}/${request.toolCallId}`,
+    });
   };
 }
 
@@ -162,10 +171,14 @@ function startBackground(
   options: SubagentToolOptions,
 ): RichToolOutput {
   const tasks = options.tasks;
-  if (!tasks) return { content: [{ type: 'text', text: 'Background mode needs a task runtime.' }], isError: true };
+  if (!tasks)
+    return { content: [{ type: 'text', text: 'Background mode needs a task runtime.' }], isError: true };
   const work: Observable<TaskChunk> = defer(() => {
     const lines = new Subject<TaskChunk>();
-    const run$ = runSubagent(task, { ...env, progress: (p) => lines.next({ output: `${p.summary}\n` }) }).pipe(
+    const run$ = runSubagent(task, {
+      ...env,
+      progress: (p) => lines.next({ output: `${p.summary}\n` }),
+    }).pipe(
       map((o): TaskChunk => ({ result: o.text, isError: o.isError, usage: o.usage })),
       tap({ complete: () => lines.complete() }),
       finalize(() => lines.complete()),

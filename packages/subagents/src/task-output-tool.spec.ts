@@ -40,7 +40,11 @@ describe('taskOutputTool', () => {
   it('cancels a task and shows only the tail asked for', () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       const tasks = new TaskRuntime();
-      tasks.start({ kind: 'bash', description: 'serve', work: cold<TaskChunk>('(ab)-----|', { a: { output: 'line one\n' }, b: { output: 'line two\n' } }) });
+      tasks.start({
+        kind: 'bash',
+        description: 'serve',
+        work: cold<TaskChunk>('(ab)-----|', { a: { output: 'line one\n' }, b: { output: 'line two\n' } }),
+      });
       const model = marbleModel(cold, [
         at(1, toolCallTurn({ name: 'task_output', args: { taskId: 'task-1', tailChars: 9 } })),
         at(1, toolCallTurn({ name: 'task_output', args: { taskId: 'task-1', cancel: true } })),

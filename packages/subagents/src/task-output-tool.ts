@@ -6,7 +6,12 @@ import type { TaskInfo } from './task-types.js';
 
 const parameters = z.object({
   taskId: z.string().optional().describe('The task to read; omit it to list every task.'),
-  tailChars: z.number().int().positive().optional().describe('Characters of output to show from the end (default 4000).'),
+  tailChars: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Characters of output to show from the end (default 4000).'),
   wait: z.boolean().optional().describe('Wait until the task has ended before answering.'),
   cancel: z.boolean().optional().describe('Cancel the task instead of reading it.'),
 });
@@ -20,7 +25,8 @@ function line(task: TaskInfo): string {
 
 function report(tasks: TaskRuntime, task: TaskInfo, tailChars: number): string {
   const output = tasks.output(task.id, tailChars) ?? '';
-  const cut = task.outputChars > output.length ? ` (last ${output.length} of ${task.outputChars} characters)` : '';
+  const cut =
+    task.outputChars > output.length ? ` (last ${output.length} of ${task.outputChars} characters)` : '';
   const parts = [line(task)];
   if (output) parts.push(`Output${cut}:\n${output}`);
   if (task.result !== undefined) parts.push(`Result:\n${task.result}`);
@@ -52,9 +58,12 @@ export function taskOutputTool(tasks: TaskRuntime, name = 'task_output'): Tool<T
       const task = tasks.get(taskId);
       if (!task) {
         const known = tasks.list().map((t) => t.id);
-        throw new Error(`No task "${taskId.slice(0, 100)}". Known tasks: ${known.length ? known.join(', ') : 'none'}.`);
+        throw new Error(
+          `No task "${taskId.slice(0, 100)}". Known tasks: ${known.length ? known.join(', ') : 'none'}.`,
+        );
       }
-      if (cancel) return tasks.cancel(taskId) ? `Cancelled ${taskId}.` : `${taskId} was not running (${task.status}).`;
+      if (cancel)
+        return tasks.cancel(taskId) ? `Cancelled ${taskId}.` : `${taskId} was not running (${task.status}).`;
       if (!wait || task.status !== 'running') return report(tasks, task, tailChars);
       return tasks.ended(taskId).pipe(map((ended) => report(tasks, ended, tailChars)));
     },

@@ -1,5 +1,5 @@
 import { createTestScheduler } from '@rxagent/testing';
-import { map, NEVER, of, Subject, throwError, type Observable } from 'rxjs';
+import { map, NEVER, of, Subject, throwError } from 'rxjs';
 import { TaskRuntime } from './task-runtime.js';
 import type { TaskChunk, TaskEvent } from './task-types.js';
 
@@ -9,13 +9,30 @@ describe('TaskRuntime', () => {
   it('starts work on the scheduler, so the id comes back before any of it runs', () => {
     createTestScheduler().run(({ cold, expectObservable, flush }) => {
       const tasks = new TaskRuntime();
-      const e1 = cold<TaskChunk>('-a-b-(r|)', { a: { output: 'one\n' }, b: { output: 'two\n' }, r: { result: 'done' } });
+      const e1 = cold<TaskChunk>('-a-b-(r|)', {
+        a: { output: 'one\n' },
+        b: { output: 'two\n' },
+        r: { result: 'done' },
+      });
       const info = tasks.start({ kind: 'demo', description: 'Counting', work: e1 });
-      expect(info).toEqual({ id: 'task-1', kind: 'demo', description: 'Counting', status: 'running', startedAt: 0, outputChars: 0 });
+      expect(info).toEqual({
+        id: 'task-1',
+        kind: 'demo',
+        description: 'Counting',
+        status: 'running',
+        startedAt: 0,
+        outputChars: 0,
+      });
       expectObservable(tasks.events$.pipe(map((e) => e.type[5]))).toBe('-o-o-e');
       flush();
       expect(e1.subscriptions).toEqual([{ subscribedFrame: 0, unsubscribedFrame: 5 }]);
-      expect(tasks.get('task-1')).toMatchObject({ status: 'completed', result: 'done', isError: false, endedAt: 5, outputChars: 8 });
+      expect(tasks.get('task-1')).toMatchObject({
+        status: 'completed',
+        result: 'done',
+        isError: false,
+        endedAt: 5,
+        outputChars: 8,
+      });
       expect(tasks.output('task-1')).toBe('one\ntwo\n');
       expect(tasks.output('task-1', 4)).toBe('two\n');
     });
@@ -42,7 +59,11 @@ describe('TaskRuntime', () => {
       cold('---x').subscribe(() => expect(tasks.cancel('task-1')).toBe(true));
       flush();
       expect(e1.subscriptions).toEqual([{ subscribedFrame: 0, unsubscribedFrame: 3 }]);
-      expect(kinds(events)).toEqual(['task-start:task-1:running', 'task-output:task-1:running', 'task-end:task-1:cancelled']);
+      expect(kinds(events)).toEqual([
+        'task-start:task-1:running',
+        'task-output:task-1:running',
+        'task-end:task-1:cancelled',
+      ]);
       expect(tasks.cancel('task-1')).toBe(false);
       expect(tasks.cancel('nope')).toBe(false);
     });
@@ -64,7 +85,11 @@ describe('TaskRuntime', () => {
   it('ended() emits the snapshot once the task ends (at once when it has)', () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       const tasks = new TaskRuntime();
-      tasks.start({ kind: 'demo', description: 'x', work: cold<TaskChunk>('--(r|)', { r: { result: 'ok' } }) });
+      tasks.start({
+        kind: 'demo',
+        description: 'x',
+        work: cold<TaskChunk>('--(r|)', { r: { result: 'ok' } }),
+      });
       expectObservable(tasks.ended('task-1').pipe(map((t) => t.status))).toBe('--(c|)', { c: 'completed' });
       expectObservable(tasks.ended('unknown')).toBe('|');
     });
@@ -73,8 +98,9 @@ describe('TaskRuntime', () => {
   it('forgets the oldest ended tasks beyond maxEndedTasks', () => {
     createTestScheduler().run(({ flush }) => {
       const tasks = new TaskRuntime({ maxEndedTasks: 2 });
-      for (let i = 0; i < 4; i++) tasks.start({ kind: 'demo', description: `${i}`, work: of({ result: `${i}` }) });
-      tasks.start({ kind: 'demo', description: 'running', work: NEVER as Observable<TaskChunk> });
+      for (let i = 0; i < 4; i++)
+        tasks.start({ kind: 'demo', description: `${i}`, work: of({ result: `${i}` }) });
+      tasks.start({ kind: 'demo', description: 'running', work: NEVER });
       flush();
       expect(tasks.list().map((t) => t.id)).toEqual(['task-3', 'task-4', 'task-5']);
     });
@@ -104,6 +130,8 @@ describe('TaskRuntime', () => {
   });
 
   it('refuses bad limits with a clear error', () => {
-    expect(() => new TaskRuntime({ maxOutputChars: 0 })).toThrow('TaskRuntime: maxOutputChars must be a positive number, got 0.');
+    expect(() => new TaskRuntime({ maxOutputChars: 0 })).toThrow(
+      'TaskRuntime: maxOutputChars must be a positive number, got 0.',
+    );
   });
 });

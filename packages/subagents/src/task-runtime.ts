@@ -179,11 +179,13 @@ export class TaskRuntime {
 
   private forgetOldEnded(): void {
     const ended = [...this.tasks.values()].filter((e) => e.info.status !== 'running');
-    for (const e of ended.slice(0, Math.max(0, ended.length - this.maxEndedTasks))) this.tasks.delete(e.info.id);
+    for (const e of ended.slice(0, Math.max(0, ended.length - this.maxEndedTasks)))
+      this.tasks.delete(e.info.id);
   }
 }
 
 function positive(value: number, name: string): number {
-  if (!(value > 0)) throw new SubagentConfigError(`TaskRuntime: ${name} must be a positive number, got ${value}.`);
+  if (!(value > 0))
+    throw new SubagentConfigError(`TaskRuntime: ${name} must be a positive number, got ${value}.`);
   return value;
 }

@@ -1,4 +1,10 @@
-import { contentText, type AgentEvent, type ModelEvent, type ToolEndEvent, type ToolResultMessage } from '@rxagent/core';
+import {
+  contentText,
+  type AgentEvent,
+  type ModelEvent,
+  type ToolEndEvent,
+  type ToolResultMessage,
+} from '@rxagent/core';
 import type { ColdHelper, MarbleCall, ScriptedTurn } from '@rxagent/testing';
 import { isSubagentProgress, type SubagentProgress } from './subagent-progress.js';
 
@@ -23,10 +29,14 @@ export function toolEnds(events: readonly AgentEvent[]): ToolEndEvent[] {
 /** The text of a tool-end's result. */
 export function resultText(end: ToolEndEvent | ToolResultMessage | undefined): string {
   if (!end) return '';
-  return 'result' in end ? end.result.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : contentText(end);
+  return 'result' in end
+    ? end.result.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
+    : contentText(end);
 }
 
 /** The sub-run progress of a run's events. */
 export function progressOf(events: readonly AgentEvent[]): SubagentProgress[] {
-  return events.flatMap((e) => (e.type === 'tool-update' && isSubagentProgress(e.progress) ? [e.progress] : []));
+  return events.flatMap((e) =>
+    e.type === 'tool-update' && isSubagentProgress(e.progress) ? [e.progress] : [],
+  );
 }

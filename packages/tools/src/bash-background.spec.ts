@@ -28,13 +28,22 @@ describe('bash background mode', () => {
   it('returns a task id at once; output and exit code go to the task', async () => {
     const tasks = new TaskRuntime();
     const bash = bashTool({ root: t.root, tasks, needsApproval: false });
-    const started = (await execute(bash, { command: 'echo one; sleep 0.2; echo two', background: true }, toolContext())) as BashStarted;
+    const started = (await execute(
+      bash,
+      { command: 'echo one; sleep 0.2; echo two', background: true },
+      toolContext(),
+    )) as BashStarted;
 
     expect(started).toEqual({ taskId: 'task-1', command: 'echo one; sleep 0.2; echo two' });
     expect(tasks.get('task-1')?.status).toBe('running');
     expect(bash.toModelOutput?.(started)).toMatch(/^Started in the background as task-1\./);
     const ended = await lastValueFrom(tasks.ended('task-1'));
-    expect(ended).toMatchObject({ status: 'completed', kind: 'bash', result: '[exit code 0]', isError: false });
+    expect(ended).toMatchObject({
+      status: 'completed',
+      kind: 'bash',
+      result: '[exit code 0]',
+      isError: false,
+    });
     expect(tasks.output('task-1')).toBe('one\ntwo\n');
   });
 
@@ -50,7 +59,11 @@ describe('bash background mode', () => {
   it('keeps the output bounded however much the command prints', async () => {
     const tasks = new TaskRuntime({ maxOutputChars: 100 });
     const bash = bashTool({ root: t.root, tasks, needsApproval: false });
-    await execute(bash, { command: 'for i in $(seq 1 20000); do echo line-$i; done', background: true }, toolContext());
+    await execute(
+      bash,
+      { command: 'for i in $(seq 1 20000); do echo line-$i; done', background: true },
+      toolContext(),
+    );
     await lastValueFrom(tasks.ended('task-1'));
     const output = tasks.output('task-1') ?? '';
     expect(output.length).toBe(100);

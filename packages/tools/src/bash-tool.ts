@@ -118,7 +118,9 @@ export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult | 
       'Run a shell command (bash -c) in the root folder. Returns the exit code and the last ' +
       `${MAX_LINES} lines / 50 KB of stdout and stderr. ${timeoutText(defaultTimeoutMs, maxTimeoutMs)} ` +
       'Processes left running are killed.' +
-      (options.tasks ? ' With background: true it returns a task id at once; check it with task_output.' : ''),
+      (options.tasks
+        ? ' With background: true it returns a task id at once; check it with task_output.'
+        : ''),
     parameters: bashParameters,
     needsApproval: options.needsApproval ?? true,
     concurrencySafe: false,

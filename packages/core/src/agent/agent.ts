@@ -268,7 +268,8 @@ export class Agent {
     this.disposed = true;
     this.abort({ silent: true });
     this.clearQueues();
-    for (const error of this.resources.tell('dispose')) this.report(error, 'dispose(): an owned resource failed');
+    for (const error of this.resources.tell('dispose'))
+      this.report(error, 'dispose(): an owned resource failed');
     this.listeners.length = 0;
     this.events.complete();
     this.state.complete();
@@ -291,7 +292,8 @@ export class Agent {
   }
 
   private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult> {
-    if (this.disposed) return Promise.reject(new AgentConfigError('The agent was disposed: create a new Agent.'));
+    if (this.disposed)
+      return Promise.reject(new AgentConfigError('The agent was disposed: create a new Agent.'));
     if (this.active) return Promise.reject(new AgentBusyError());
     return new Promise<AgentRunResult>((resolve, reject) => {
       const active: ActiveRun = {

@@ -22,12 +22,18 @@ describe('askApprover (a call made on a tool’s behalf)', () => {
   });
 
   it('fails closed: no approver, a failing one, or an unclear answer refuses', () => {
-    expect(ask(undefined).verdict).toMatchObject({ approved: false, reason: expect.stringMatching(/no approver/) });
+    expect(ask(undefined).verdict).toMatchObject({
+      approved: false,
+      reason: expect.stringMatching(/no approver/),
+    });
     expect(ask(() => throwError(() => new Error('down'))).verdict).toMatchObject({
       approved: false,
       reason: 'The approver failed, so the call was refused: down',
     });
     expect(ask(() => 'yes' as never).verdict).toMatchObject({ approved: false });
-    expect(ask(() => ({ approved: false, reason: 'No.' })).events.at(-1)).toMatchObject({ approved: false, reason: 'No.' });
+    expect(ask(() => ({ approved: false, reason: 'No.' })).events.at(-1)).toMatchObject({
+      approved: false,
+      reason: 'No.',
+    });
   });
 });

@@ -28,21 +28,24 @@ export function askApprover(
           map((answer) => toApprovalDecision(answer, true)),
           defaultIfEmpty(toApprovalDecision(undefined, true)),
           catchError((error: unknown) =>
-            of({ approved: false, reason: `The approver failed, so the call was refused: ${errorText(error)}` }),
+            of({
+              approved: false,
+              reason: `The approver failed, so the call was refused: ${errorText(error)}`,
+            }),
           ),
         )
       : of(toApprovalDecision(undefined, false));
     return answer$.pipe(
-        tap((verdict) => {
-          const end: AgentEvent = {
-            type: 'approval-end',
-            toolCallId: request.toolCallId,
-            toolName: request.toolName,
-            approved: verdict.approved,
-          };
-          if (verdict.reason !== undefined) end.reason = verdict.reason;
-          emit(end);
-        }),
+      tap((verdict) => {
+        const end: AgentEvent = {
+          type: 'approval-end',
+          toolCallId: request.toolCallId,
+          toolName: request.toolName,
+          approved: verdict.approved,
+        };
+        if (verdict.reason !== undefined) end.reason = verdict.reason;
+        emit(end);
+      }),
     );
   });
 }

@@ -10,7 +10,10 @@ const delegate = tool({
   name: 'delegate',
   description: 'Ask a helper model',
   parameters: z.object({}),
-  execute: () => ({ content: [{ type: 'text' as const, text: 'helped' }], usage: usage({ inputTokens: 50, outputTokens: 5, costUsd: 0.5 }) }),
+  execute: () => ({
+    content: [{ type: 'text' as const, text: 'helped' }],
+    usage: usage({ inputTokens: 50, outputTokens: 5, costUsd: 0.5 }),
+  }),
 });
 
 const model = () =>
