@@ -1,7 +1,7 @@
-import { Agent, contentText, type AgentEvent, type UserMessage } from '@rxagent/core';
+import { Agent, contentText, runAgent, type AgentEvent, type UserMessage } from '@rxagent/core';
 import { createTestScheduler, marbleModel, textTurn, timeline, toolCallTurn } from '@rxagent/testing';
 import { filter, map, merge, type Observable } from 'rxjs';
-import { deliverTaskResults } from './deliver-task-results.js';
+import { deliverTaskResults, taskMessages } from './deliver-task-results.js';
 import { subagentTool } from './subagent-tool.js';
 import { TaskRuntime } from './task-runtime.js';
 import { at } from './test-helpers.test.js';
@@ -141,6 +141,29 @@ describe('subagentTool background mode', () => {
       ]);
       expect(parent.requests).toHaveLength(4); // no delivery, no resumed run
       expect(() => tasks.start({ kind: 'x', description: 'x', work: cold('|') })).toThrow(/disposed/);
+    });
+  });
+
+  it('without an Agent: taskMessages() feeds a runAgent run as its follow-ups', () => {
+    createTestScheduler().run(({ cold, flush }) => {
+      const tasks = new TaskRuntime();
+      const scout = marbleModel(cold, [at(10, textTurn('Three packages.'))]);
+      const parent = marbleModel(cold, [
+        at(0, backgroundCall),
+        at(20, textTurn('Waiting.')),
+        at(0, textTurn('Three, says the scout.')),
+      ]);
+      const subagent = subagentTool({ agents: { scout: { description: 'Explores', model: scout } }, tasks });
+      runAgent({
+        model: parent,
+        tools: [subagent],
+        prompt: 'How many?',
+        followUp$: taskMessages(tasks),
+      }).subscribe();
+      flush();
+      expect(lastUser(parent.requests[2]?.messages ?? [])).toMatch(
+        /^Background task task-1 .* completed:\nThree packages\.$/,
+      );
     });
   });
 });
