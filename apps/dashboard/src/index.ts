@@ -4,6 +4,8 @@ export { RunRegistry } from './run-registry.js';
 export type { DashboardAgent, DashboardUpdate, RunEntry, RunRegistryOptions } from './run-registry.js';
 export { toRunSnapshot } from './run-snapshot.js';
 export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-snapshot.js';
+export { SubrunTracker } from './subrun-view.js';
+export type { SubrunView } from './subrun-view.js';
 export { describeEvent } from './run-event-view.js';
 export type { RunEventView } from './run-event-view.js';
 export { argumentFields, describeProgress, summarizeArgs } from './value-summary.js';

@@ -75,8 +75,23 @@ ${CONTEXT_GAUGE_SCRIPT}
       li.append(el('span', 'name', t.toolName), el('span', 'args', t.args),
         el('span', 'progress-label', t.progress ? t.progress.label : waiting.has(t.toolCallId) ? 'awaiting approval' : 'starting'),
         bar);
+      if (t.subruns && t.subruns.length) li.append(renderSubruns(t.subruns));
       return li;
     }));
+  }
+
+  function renderSubruns(subruns) {
+    var ul = el('ul', 'subruns');
+    subruns.forEach(function (s) {
+      var li = el('li', 'subrun');
+      li.dataset.agent = s.agent;
+      li.dataset.path = s.path.join('/');
+      li.dataset.state = s.state;
+      li.append(el('span', 'name', s.path.join(' › ')), el('span', 'step', 'step ' + s.step),
+        el('span', 'summary', s.summary), el('span', 'tokens', num(s.tokens) + ' tok'));
+      ul.append(li);
+    });
+    return ul;
   }
 
   function renderApprovals(c, approvals) {

@@ -66,6 +66,11 @@ ul:empty, ol:empty, pre:empty, .answer:empty { display: none; }
 .bar { height: 6px; border-radius: 3px; background: var(--border); overflow: hidden; }
 .bar > span { display: block; height: 100%; width: 0; background: var(--tool-executing); transition: width 0.15s; }
 .tool .progress-label { font-size: 12px; color: var(--muted); }
+ul.subruns { grid-column: 1 / -1; list-style: none; margin: 2px 0 0 12px; padding: 0 0 0 8px; border-left: 2px solid var(--tool-executing); display: flex; flex-direction: column; gap: 2px; font-size: 12px; }
+.subrun { display: grid; grid-template-columns: auto auto 1fr auto; gap: 8px; color: var(--muted); }
+.subrun .name { color: inherit; font-weight: 600; }
+.subrun[data-state="done"] { opacity: 0.7; }
+.subrun[data-state="failed"] .summary { color: var(--error); }
 .approval { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px;
   border: 1px solid var(--approval); border-radius: 6px; background: rgba(163, 113, 247, 0.1); }
 .approval .name { flex: 0 0 auto; }

@@ -2,6 +2,7 @@ import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subs
 import type { Agent, AgentState } from '@rxagent/core';
 import { describeEvent, type RunEventView } from './run-event-view.js';
 import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
+import { SubrunTracker } from './subrun-view.js';
 
 /**
  * What the dashboard needs of an agent: an `Agent` fits.
@@ -57,6 +58,7 @@ interface Slot extends RunEntry {
   sent?: { phase: AgentState['phase']; approvals: AgentState['pendingApprovals'] };
   timer?: Subscription;
   events: RunEventView[];
+  subruns: SubrunTracker;
 }
 
 /**
@@ -99,11 +101,14 @@ export class RunRegistry {
       subscriptions: [],
       latest: agent.state$.value,
       events: [],
+      subruns: new SubrunTracker(),
     };
     this.slots.set(id, slot);
     slot.subscriptions.push(
       agent.state$.subscribe((state) => this.onState(slot, state)),
       agent.events$.subscribe((event) => {
+        // The state was folded before this event reached us: push the nested views with it.
+        if (slot.subruns.see(event)) this.onState(slot, slot.latest);
         const text = describeEvent(event);
         if (text === undefined) return;
         const view: RunEventView = { runId: id, type: event.type, text, at: this.scheduler.now() };
@@ -129,7 +134,7 @@ export class RunRegistry {
   /** The current snapshot of a run (computed now, not the last one pushed). */
   snapshot(id: string): RunSnapshot | undefined {
     const slot = this.slots.get(id);
-    return slot && toRunSnapshot(slot.id, slot.label, slot.agent.state$.value);
+    return slot && slot.subruns.nest(toRunSnapshot(slot.id, slot.label, slot.agent.state$.value));
   }
 
   /** The current snapshots of every run. */
@@ -177,7 +182,7 @@ export class RunRegistry {
     slot.timer = undefined;
     const state = slot.latest;
     slot.sent = { phase: state.phase, approvals: state.pendingApprovals };
-    this.updates.next({ type: 'run', run: toRunSnapshot(slot.id, slot.label, state) });
+    this.updates.next({ type: 'run', run: slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state)) });
   }
 
   private release(slot: Slot): void {

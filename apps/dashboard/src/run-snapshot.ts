@@ -7,6 +7,7 @@ import {
   type StopReason,
 } from '@rxagent/core';
 import { toContextGauge, type ContextGaugeView } from './context-gauge.js';
+import type { SubrunView } from './subrun-view.js';
 import { clipText } from './text-limits.js';
 import {
   argumentFields,
@@ -28,6 +29,8 @@ export interface ToolView {
   /** The arguments as short JSON text. */
   args: string;
   progress?: ProgressView;
+  /** Sub-agent runs working for this call (the `subagent` tool), nested under it. */
+  subruns?: SubrunView[];
 }
 
 /**

@@ -47,7 +47,7 @@ export function describeProgress(progress: unknown): ProgressView | undefined {
   if (typeof progress === 'string') return { label: clipText(progress) };
   if (typeof progress !== 'object') return { label: summarizeArgs(progress, 80) };
   const p = progress as Record<string, unknown>;
-  const text = firstString(p.label, p.message, p.text, p.status);
+  const text = firstString(p.label, p.summary, p.message, p.text, p.status);
   const done = firstNumber(p.done, p.current, p.completed);
   const total = firstNumber(p.total);
   if (done !== undefined && total !== undefined && total > 0) {

@@ -15,6 +15,7 @@ import { mcpServersFromFlags } from './mcp-servers.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
 import { otlpTracing } from './otlp-tracing.js';
 import { StepTimeline } from './step-timeline.js';
+import { subagentDemo } from './subagent-demo.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -82,10 +83,21 @@ async function main(argv: string[]): Promise<number> {
   if (mcp) notices.write(`MCP tools: ${mcp.tools.map((t) => t.name).join(', ') || '(none)'}\n`);
 
   const tracing = args.traceOtlpUrl ? otlpTracing(args.traceOtlpUrl) : undefined;
+  const setup = args.subagents
+    ? subagentDemo({
+        dir,
+        model: choice.model,
+        offline: choice.offline,
+        fast: process.env.RXAGENT_DEMO_FAST === '1',
+        maxSteps: args.maxSteps,
+      })
+    : {
+        model: choice.model,
+        tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
+        system: SYSTEM,
+      };
   const agent = new Agent({
-    model: choice.model,
-    tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
-    system: SYSTEM,
+    ...setup,
     maxSteps: args.maxSteps,
     ...(tracing ? { instrument: tracing.instrument } : {}),
     contextManager: contextOption(args.contextWindow, choice, process.env),

@@ -14,7 +14,15 @@ describe('parseDemoArgs', () => {
       maxSteps: 12,
       mcp: [],
       timeline: false,
+      subagents: false,
       help: false,
+    });
+  });
+
+  it('--subagents answers through a scout sub-agent', () => {
+    expect(parseDemoArgs(['--', '--subagents', 'What is here?'])).toMatchObject({
+      subagents: true,
+      question: 'What is here?',
     });
   });
 

@@ -48,6 +48,8 @@ export interface DemoArgs {
   traceOtlpUrl?: string;
   /** With a context engine of this window (tokens): long runs are compacted. */
   contextWindow?: number;
+  /** Answer through a scout sub-agent (the `subagent` tool) instead of reading files directly. */
+  subagents: boolean;
   help: boolean;
 }
 
@@ -85,6 +87,8 @@ Options:
                         e.g. --mcp "npx -y @modelcontextprotocol/server-everything"
   --context-window <n>  manage the context with @rxagent/context as if the model's window
                         were <n> tokens (e.g. 8000: watch it compact)
+  --subagents           answer through a scout sub-agent that reads the folder (its progress
+                        is shown nested under the subagent call)
   --json                print the run's events as JSON lines on stdout
   --timeline            print where each step spent its time at the end
   --trace otlp=<url>    export OpenTelemetry spans over OTLP/HTTP, e.g.
@@ -138,6 +142,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       values['context-window'] === undefined
         ? undefined
         : integer(values['context-window'], '--context-window', 2_000, 10_000_000),
+    subagents: values.subagents,
     help: values.help,
   };
 }
@@ -155,6 +160,7 @@ function parse(args: string[]) {
       'max-steps': { type: 'string', default: String(DEFAULT_MAX_STEPS) },
       'context-window': { type: 'string' },
       json: { type: 'boolean', default: false },
+      subagents: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
       mcp: { type: 'string', multiple: true },

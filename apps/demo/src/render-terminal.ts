@@ -1,5 +1,6 @@
 import { asyncScheduler, type Observer, type SchedulerLike } from 'rxjs';
 import { compactionLine } from './context-lines.js';
+import { progressText } from './progress-text.js';
 import type { AgentEvent } from '@rxagent/core';
 import { createSpinner, noSpinner, type Spinner } from './spinner.js';
 import { formatSummary } from './summary.js';
@@ -97,9 +98,8 @@ export class TerminalRenderer implements Observer<AgentEvent> {
         this.line('tool', `${this.paint('cyan', '→')} ${describeCall(event.toolName, event.args)}`);
         return this.spinForTools();
       case 'tool-update': {
-        const value = event.kind === 'preview' ? event.preview : event.progress;
-        const shown = typeof value === 'string' ? value : JSON.stringify(value);
-        this.line('tool', this.paint('dim', `  … ${oneLine(shown ?? '')}`));
+        const shown = progressText(event.kind === 'preview' ? event.preview : event.progress);
+        if (shown !== undefined) this.line('tool', this.paint('dim', `  … ${oneLine(shown)}`));
         return this.spinForTools();
       }
       case 'tool-end': {

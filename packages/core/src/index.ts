@@ -155,6 +155,7 @@ export type {
   ToolGate,
   ToolMiddleware,
 } from './tools/tool-hooks.js';
+export type { ApprovalVerdict } from './tools/approval-decision.js';
 export {
   toToolSpec,
   toolParametersJsonSchema,
@@ -216,6 +217,7 @@ export { selectPendingTools, selectPhase, selectState, selectUsage } from './sta
 export { Agent } from './agent/agent.js';
 export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent/agent.js';
 export { parseTranscript } from './agent/import-messages.js';
+export type { AgentResource } from './agent/agent-resource.js';
 
 // Replay
 export { recordRun } from './replay/record-run.js';

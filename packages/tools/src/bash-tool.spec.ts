@@ -34,8 +34,9 @@ describe('bash', () => {
   });
   afterEach(() => t.cleanup());
   const bash = (options: Partial<BashToolOptions> = {}) => bashTool({ root: t.root, ...options });
+  // Without `background`, a call gives a finished command's result.
   const run = (command: string, options: Partial<BashToolOptions> = {}, ctx = toolContext()) =>
-    execute(bash(options), { command }, ctx);
+    execute(bash(options), { command }, ctx) as Promise<BashResult>;
   const modelText = (result: BashResult) => bash().toModelOutput?.(result);
 
   it('returns stdout and stderr with the exit code, run in the root', async () => {

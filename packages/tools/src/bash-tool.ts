@@ -1,14 +1,17 @@
 import { access } from 'node:fs/promises';
 import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
+import type { TaskRuntime } from '@rxagent/subagents';
+import { startBackgroundCommand, type BashStarted } from './bash-background.js';
 import { batchProgress } from './bash-progress.js';
 import { commandEnv } from './command-env.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { runCommand } from './run-command.js';
-import { CommandKilledError } from './tool-errors.js';
+import { BackgroundUnavailableError, CommandKilledError } from './tool-errors.js';
 import { formatBytes, MAX_BYTES, MAX_LINES } from './truncate.js';
 
 export type { BashProgress } from './bash-progress.js';
+export type { BashStarted } from './bash-background.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -19,6 +22,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const bashParameters = z.object({
   command: z.string().min(1).describe('The shell command to run (bash -c), in the root folder.'),
   timeoutMs: z.number().int().min(1).optional().describe('Kill the command after this many ms.'),
+  background: z
+    .boolean()
+    .optional()
+    .describe('Run it in the background: returns a task id at once (read it with task_output).'),
 });
 
 /**
@@ -78,6 +85,12 @@ export interface BashToolOptions {
   killGraceMs?: number;
   /** How often output is reported as progress (default 100 ms). */
   progressIntervalMs?: number;
+  /**
+   * Enables `{ command, background: true }`: the command runs as a task of this runtime and
+   * the call returns its id at once. Background commands have no timeout unless the call
+   * gives `timeoutMs`; they are killed when the task is cancelled.
+   */
+  tasks?: TaskRuntime;
 }
 
 /**
@@ -95,7 +108,7 @@ export interface BashToolOptions {
  * runAgent({ model, prompt: 'Run the tests', tools: [...Object.values(fileTools({ root })), bash],
  *   approver: async ({ args }) => confirm(`Run ${(args as BashArgs).command}?`) });
  */
-export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
+export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult | BashStarted> {
   const defaultTimeoutMs = noTimeoutFrom(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxTimeoutMs = noTimeoutFrom(options.maxTimeoutMs ?? defaultTimeoutMs);
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -104,7 +117,10 @@ export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
     description:
       'Run a shell command (bash -c) in the root folder. Returns the exit code and the last ' +
       `${MAX_LINES} lines / 50 KB of stdout and stderr. ${timeoutText(defaultTimeoutMs, maxTimeoutMs)} ` +
-      'Processes left running are killed.',
+      'Processes left running are killed.' +
+      (options.tasks
+        ? ' With background: true it returns a task id at once; check it with task_output.'
+        : ''),
     parameters: bashParameters,
     needsApproval: options.needsApproval ?? true,
     concurrencySafe: false,
@@ -112,8 +128,22 @@ export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
     // The run's own tool timeout (30 s by default) must not cut in before this tool's.
     timeoutMs: maxTimeoutMs + killGraceMs + 1_000,
     toModelOutput: formatResult,
-    execute: async ({ command, timeoutMs }, ctx) => {
+    execute: async ({ command, timeoutMs, background }, ctx) => {
       const cwd = (await resolveInRoot(options.root, '.')).absolute;
+      if (background) {
+        if (!options.tasks) throw new BackgroundUnavailableError();
+        return startBackgroundCommand(options.tasks, {
+          command,
+          cwd,
+          shell: options.shell ?? (await defaultShell()),
+          env: commandEnv(process.env, { passEnv: options.passEnv, env: options.env }),
+          // A background command (a server, a watcher) runs until cancelled unless the call asks.
+          timeoutMs: timeoutMs === undefined ? Infinity : noTimeoutFrom(Math.min(timeoutMs, maxTimeoutMs)),
+          killGraceMs,
+          limits: { maxLines: MAX_LINES, maxBytes: MAX_BYTES },
+          scheduler: ctx.scheduler,
+        });
+      }
       const limitMs = noTimeoutFrom(Math.min(timeoutMs ?? defaultTimeoutMs, maxTimeoutMs));
       const progress = batchProgress(ctx, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
       const outcome = await runCommand({
@@ -143,7 +173,10 @@ export function bashTool(options: BashToolOptions): Tool<BashArgs, BashResult> {
   });
 }
 
-function formatResult(result: BashResult): string {
+function formatResult(result: BashResult | BashStarted): string {
+  if ('taskId' in result) {
+    return `Started in the background as ${result.taskId}. Its result will arrive as a message when it ends; check it sooner with task_output({ "taskId": "${result.taskId}" }).`;
+  }
   const parts: string[] = [];
   if (result.truncated) {
     parts.push(

@@ -10,7 +10,7 @@ export type { ListArgs, ListToolOptions } from './list-tool.js';
 export { grepTool, MAX_GREP_LINE_CHARS } from './grep-tool.js';
 export type { GrepArgs, GrepToolOptions } from './grep-tool.js';
 export { bashTool } from './bash-tool.js';
-export type { BashArgs, BashResult, BashToolOptions } from './bash-tool.js';
+export type { BashArgs, BashResult, BashStarted, BashToolOptions } from './bash-tool.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_EVENT_BYTES, PROGRESS_TRUNCATED_NOTE } from './bash-progress.js';
 export type { BashProgress } from './bash-progress.js';
 export { commandEnv, isSecretEnvName } from './command-env.js';
@@ -26,6 +26,7 @@ export type { FileReadState, FileStamp } from './read-state.js';
 
 // Errors
 export {
+  BackgroundUnavailableError,
   CommandKilledError,
   EditMatchError,
   InvalidPathError,

@@ -129,3 +129,19 @@ export class CommandKilledError extends RxAgentError {
     );
   }
 }
+
+/**
+ * `bash` was called with `background: true` but was made without a task runtime.
+ *
+ * @example
+ * const bash = bashTool({ root, tasks: new TaskRuntime() }); // enables background: true
+ */
+export class BackgroundUnavailableError extends RxAgentError {
+  static override readonly kind: string = 'BackgroundUnavailableError';
+  constructor() {
+    super(
+      'Background commands are not available here: run the command without background: true ' +
+        '(the app enables them with bashTool({ root, tasks: new TaskRuntime() })).',
+    );
+  }
+}

@@ -18,6 +18,7 @@ import { stopSignal, type StopReason, type StopSignal } from '../stop/stop-signa
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { compactTranscript } from './agent-compact.js';
+import { AgentResources, type AgentResource } from './agent-resource.js';
 import { parseTranscript } from './import-messages.js';
 import type { RecordedEvent } from '../replay/record-run.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
@@ -116,6 +117,8 @@ export class Agent<TOutput = unknown> {
   private idleWaiters: (() => void)[] = [];
   private readonly session?: SessionSync;
   private loading?: Promise<void>;
+  private readonly resources = new AgentResources();
+  private disposed = false;
 
   /** Every event of every run (hot). */
   readonly events$: Observable<AgentEvent>;
@@ -348,13 +351,36 @@ export class Agent<TOutput = unknown> {
     return commit.compaction;
   }
 
-  /** Clears the transcript, the queues and the usage (a running run is cancelled first). */
+  /** Clears the transcript, the queues and the usage (a running run is cancelled first); owned resources are reset. */
   reset(): void {
     this.abort({ silent: true });
     this.clearQueues();
     this.state.next(initialAgentState());
     this.session?.replace([]);
     this.config.contextManager?.sync?.([]);
+    for (const error of this.resources.tell('reset')) this.report(error, 'reset(): an owned resource failed');
+  }
+
+  /** Ties a resource (a task runtime…) to this agent: reset with `reset()`, disposed with `dispose()`. */
+  own(resource: AgentResource): () => void {
+    if (this.disposed) {
+      resource.dispose?.();
+      return () => undefined;
+    }
+    return this.resources.add(resource);
+  }
+
+  /** Cancels the running run, disposes owned resources and completes `events$` and `state$`. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.abort({ silent: true });
+    this.clearQueues();
+    for (const error of this.resources.tell('dispose'))
+      this.report(error, 'dispose(): an owned resource failed');
+    this.listeners.length = 0;
+    this.events.complete();
+    this.state.complete();
   }
 
   setModel(model: ChatModel): void {
@@ -374,6 +400,8 @@ export class Agent<TOutput = unknown> {
   }
 
   private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
+    if (this.disposed)
+      return Promise.reject(new AgentConfigError('The agent was disposed: create a new Agent.'));
     const sync = this.session;
     if (!sync) return this.run(prompt);
     if (this.active || this.loading) return Promise.reject(new AgentBusyError());
@@ -476,7 +504,8 @@ export class Agent<TOutput = unknown> {
     const state = this.state.value;
     const messages = state.messages.slice(active.before);
     let usage = emptyUsage();
-    for (const m of messages) if (m.role === 'assistant') usage = addUsage(usage, m.usage);
+    for (const m of messages)
+      if ((m.role === 'assistant' || m.role === 'tool') && m.usage) usage = addUsage(usage, m.usage);
     return { reason: signal.reason, signal, messages, usage, steps: state.step };
   }
 

@@ -37,6 +37,8 @@ export interface StepResult {
 export interface ToolResult {
   content: (TextPart | ImagePart)[];
   isError: boolean;
+  /** Model usage spent on the call's behalf (a sub-agent's calls); added to the run's usage. */
+  usage?: Usage;
 }
 
 /**

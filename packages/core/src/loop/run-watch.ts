@@ -59,7 +59,8 @@ export class RunWatch {
       case 'message-end': {
         const message = event.message;
         this.log = this.log.append(message);
-        if (message.role === 'assistant' && message.usage) this.usage = addUsage(this.usage, message.usage);
+        if ((message.role === 'assistant' || message.role === 'tool') && message.usage)
+          this.usage = addUsage(this.usage, message.usage);
         if (message.role === 'assistant') {
           this.streaming = undefined;
           this.open?.clear();

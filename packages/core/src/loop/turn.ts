@@ -225,8 +225,11 @@ export class Turn {
     results: readonly ToolResultMessage[],
     toolErrors: ReadonlyMap<string, number> = this.toolErrors,
   ): Turn {
+    let usage = this.usage;
+    for (const result of results) if (result.usage) usage = addUsage(usage, result.usage);
     return this.copy({
       toolResults: results,
+      usage,
       log: this.log.append(...results),
       modelLog: this.modelLog.append(...results),
       toolErrors,

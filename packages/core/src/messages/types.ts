@@ -199,6 +199,8 @@ export interface ToolResultMessage {
   content: (TextPart | ImagePart)[];
   isError: boolean;
   timestamp: number;
+  /** Model usage spent on the call's behalf (a sub-agent's calls); counted in the run's usage. */
+  usage?: Usage;
 }
 
 /**

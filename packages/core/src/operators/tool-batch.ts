@@ -228,7 +228,7 @@ export function runToolBatch(
             { type: 'tool-end', toolCallId: id, toolName: name, args, result: outcome.result, isError: true },
           );
         }
-        return {
+        const message: ToolResultMessage = {
           role: 'tool',
           toolCallId: call.id,
           toolName: call.name,
@@ -236,6 +236,8 @@ export function runToolBatch(
           isError: outcome.result.isError,
           timestamp: now,
         };
+        if (outcome.result.usage) message.usage = outcome.result.usage;
+        return message;
       });
       for (const message of results)
         events.push({ type: 'message-start', message }, { type: 'message-end', message });

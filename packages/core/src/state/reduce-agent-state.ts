@@ -96,6 +96,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
         next.finishedTools = {};
         if (message.usage) next.usage = addUsage(state.usage, message.usage);
       }
+      if (message.role === 'tool' && message.usage) next.usage = addUsage(state.usage, message.usage);
       return next;
     }
     case 'tool-start':

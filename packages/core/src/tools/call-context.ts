@@ -2,7 +2,11 @@ import type { SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { LazyAbortController } from '../util/lazy-abort.js';
+import type { Observable } from 'rxjs';
+import type { ApprovalVerdict } from './approval-decision.js';
+import { askApprover } from './nested-approval.js';
 import type { ToolContext } from './tool.js';
+import type { ApprovalRequest, Approver } from './tool-hooks.js';
 
 /**
  * The `ToolContext` of one call. A class, not an object literal: its `signal` getter lives on
@@ -25,11 +29,17 @@ export class CallContext implements ToolContext {
     readonly scheduler: SchedulerLike,
     readonly messages: readonly AgentMessage[],
     private readonly emit: (event: AgentEvent) => void,
+    private readonly approver?: Approver,
   ) {}
 
   get signal(): AbortSignal {
     return this.cancel.signal;
   }
+
+  readonly requestApproval = (request: ApprovalRequest): Observable<ApprovalVerdict> =>
+    askApprover(this.approver, request, (event) => {
+      if (this.open) this.emit(event);
+    });
 
   // An own function, not a method: tools destructure it (`execute: (args, { progress }) => …`).
   readonly progress = (progress: unknown): void => {

@@ -101,8 +101,15 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     if (!validation.ok) return of(refused(validation.error));
     const args = validation.args;
     const cancel = new LazyAbortController();
-    const ctx = new CallContext(env.runId, call.id, call.name, cancel, env.scheduler, env.messages, (event) =>
-      env.progress(event),
+    const ctx = new CallContext(
+      env.runId,
+      call.id,
+      call.name,
+      cancel,
+      env.scheduler,
+      env.messages,
+      (event) => env.progress(event),
+      env.approver,
     );
     let ended = false;
 

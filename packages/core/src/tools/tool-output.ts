@@ -36,7 +36,11 @@ function stringify(value: unknown): string {
 export function toToolResult(tool: AnyTool | undefined, value: unknown): ToolResult {
   const output: unknown = tool?.toModelOutput ? tool.toModelOutput(value) : value;
   if (typeof output === 'string') return { content: [{ type: 'text', text: output }], isError: false };
-  if (isRichOutput(output)) return { content: output.content, isError: output.isError === true };
+  if (isRichOutput(output)) {
+    const result: ToolResult = { content: output.content, isError: output.isError === true };
+    if (output.usage) result.usage = output.usage;
+    return result;
+  }
   return { content: [{ type: 'text', text: stringify(output) }], isError: false };
 }
 

@@ -1,9 +1,11 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
-import type { AgentMessage, ImagePart, TextPart } from '../messages/types.js';
+import type { AgentMessage, ImagePart, TextPart, Usage } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
+import type { ApprovalVerdict } from './approval-decision.js';
 import { checkToolParameters } from './check-parameters.js';
 import { compileJsonSchema } from './json-schema-validator.js';
+import type { ApprovalRequest } from './tool-hooks.js';
 import { checkToolName } from './tool-name.js';
 
 /**
@@ -56,6 +58,12 @@ export interface ToolContext {
   messages: readonly AgentMessage[];
   /** The run's scheduler: use it for any time the tool needs, so tests stay in virtual time. */
   scheduler: SchedulerLike;
+  /**
+   * Asks the run's approver about a call made on this tool's behalf (a sub-agent's), emitting
+   * `approval-request` / `approval-end` into the run so `Agent.approve(id)` can decide it.
+   * Fails closed. Absent in contexts built outside a run.
+   */
+  requestApproval?(request: ApprovalRequest): Observable<ApprovalVerdict>;
 }
 
 /**
@@ -67,6 +75,8 @@ export interface ToolContext {
 export interface RichToolOutput {
   content: (TextPart | ImagePart)[];
   isError?: boolean;
+  /** Model usage spent producing it (a sub-agent's calls): added to the run's usage. */
+  usage?: Usage;
 }
 
 /**

@@ -1,0 +1,12 @@
+export { subagentTool } from './subagent-tool.js';
+export type { SubagentConfig, SubagentToolOptions } from './subagent-config.js';
+export type { SubagentArgs } from './subagent-args.js';
+export { isSubagentProgress } from './subagent-progress.js';
+export type { SubagentProgress } from './subagent-progress.js';
+export { TaskRuntime } from './task-runtime.js';
+export type { TaskRuntimeOptions } from './task-runtime.js';
+export type { TaskChunk, TaskEvent, TaskInfo, TaskResultChunk, TaskSpec, TaskStatus } from './task-types.js';
+export { taskOutputTool } from './task-output-tool.js';
+export { deliverTaskResults, taskEndMessage, taskMessages } from './deliver-task-results.js';
+export type { TaskDeliveryOptions } from './deliver-task-results.js';
+export { SubagentConfigError, TaskRuntimeDisposedError } from './subagent-errors.js';
