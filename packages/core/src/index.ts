@@ -42,6 +42,13 @@ export type {
   ToolSpec,
 } from './model/chat-model.js';
 export type { ModelEvent, ModelEventType } from './model/model-event.js';
+export { fallbackModel } from './model/fallback-model.js';
+export type { FallbackEvent, FallbackModel, FallbackModelOptions } from './model/fallback-model.js';
+export { swappableModel } from './model/swappable-model.js';
+export type { SwappableModel } from './model/swappable-model.js';
+export { failoverReason, isFailoverEligible } from './model/failover-reason.js';
+export type { FailoverReason } from './model/failover-reason.js';
+export { portableTranscript } from './model/portable-transcript.js';
 
 // Errors
 export { RxAgentError } from './errors/rxagent-error.js';
