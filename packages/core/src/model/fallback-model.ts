@@ -1,5 +1,5 @@
-import { asyncScheduler, catchError, defer, map, Observable, Subject, tap, throwError } from 'rxjs';
-import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler, catchError, defer, map, Subject, tap, throwError } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { serializeError, type SerializedError } from '../errors/serialize-error.js';
 import type { ChatModel, ChatRequest } from './chat-model.js';
@@ -76,7 +76,7 @@ export function fallbackModel(
   models: readonly ChatModel[],
   options: FallbackModelOptions = {},
 ): FallbackModel {
-  if (!Array.isArray(models) || models.length === 0) {
+  if (!(models as unknown) || typeof models.length !== 'number' || models.length === 0) {
     throw new AgentConfigError(
       'fallbackModel needs at least one model: fallbackModel([primary, secondary]).',
     );
