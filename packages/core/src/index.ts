@@ -151,6 +151,8 @@ export {
 } from './tools/validate-args.js';
 export type { ArgumentIssue } from './tools/validate-args.js';
 export { toToolResult } from './tools/tool-output.js';
+export { activatedTools, TOOL_SEARCH_NAME, withToolSearch } from './tools/tool-search.js';
+export type { ToolSearchOptions } from './tools/tool-search.js';
 
 // The loop
 export { runAgent } from './loop/run-agent.js';

@@ -102,6 +102,8 @@ export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly timeoutMs?: number;
   /** Ask the provider for strict schema adherence. */
   readonly strict?: boolean;
+  /** Keep the schema out of requests until `tool_search` activates it (see `withToolSearch`). */
+  readonly deferred?: boolean;
   /** Business rules, cheap and without side effects: return (or throw) a string to refuse. */
   validate?(args: TArgs, ctx: ToolContext): void | string | PromiseLike<void | string>;
   /** What the call would do, shown before approval (`tool-update { kind: 'preview' }`). */
