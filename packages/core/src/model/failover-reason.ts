@@ -31,6 +31,7 @@ export type FailoverReason =
  */
 export function failoverReason(error: unknown): FailoverReason | undefined {
   if (!ProviderError.isInstance(error)) return undefined;
+  const { status, retryable } = error;
   if (AuthError.isInstance(error) || ContextOverflowError.isInstance(error)) return undefined;
   if (RateLimitError.isInstance(error)) return 'rate-limit';
   if (OverloadedError.isInstance(error)) return 'overloaded';
@@ -38,7 +39,7 @@ export function failoverReason(error: unknown): FailoverReason | undefined {
   if (ProviderTimeoutError.isInstance(error)) return 'timeout';
   if (NetworkError.isInstance(error)) return 'network';
   if (PartialStreamError.isInstance(error)) return 'partial-stream';
-  if (error.status !== undefined && error.status >= 500 && error.retryable) return 'server-error';
+  if (status !== undefined && status >= 500 && retryable) return 'server-error';
   return undefined;
 }
 

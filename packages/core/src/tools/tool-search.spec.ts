@@ -1,4 +1,4 @@
-import { lastValueFrom, toArray } from 'rxjs';
+import { asyncScheduler, lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { AgentConfigError } from '../errors/agent-errors.js';
