@@ -78,6 +78,9 @@ describe('deferred tools and tool_search', () => {
   it('activates the best matches of a query and lists unknown names', async () => {
     const [, , , search] = tools as [AnyTool, AnyTool, AnyTool, AnyTool];
     const ctx = {
+      runId: 'r',
+      toolName: TOOL_SEARCH_NAME,
+      scheduler: asyncScheduler,
       toolCallId: 'c',
       signal: new AbortController().signal,
       progress: () => undefined,
