@@ -2,6 +2,7 @@ import { asyncScheduler, isObservable, Subject, tap, type Observable, type Sched
 import {
   AgentConfigError,
   type AnyTool,
+  type ApprovalDecision,
   type Approver,
   type GateDecision,
   type ToolGate,
