@@ -71,6 +71,9 @@ interface Verdict {
   reason?: string;
 }
 
+const isDecisions = (value: ReturnType<Approver>): value is Observable<ApprovalDecision> =>
+  isObservable(value);
+
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
@@ -286,7 +289,7 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
         });
       };
       const answer = inner(request);
-      if (isObservable(answer)) return (answer as Observable<ApprovalDecision>).pipe(tap(audited));
+      if (isDecisions(answer)) return answer.pipe(tap(audited));
       if (isPromiseLike(answer)) return Promise.resolve(answer).then((v) => (audited(v), v));
       audited(answer);
       return answer;
