@@ -289,7 +289,7 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
         });
       };
       const answer = inner(request);
-      if (isDecisions(answer)) return answer.pipe(tap(audited));
+      if (isDecisions(answer)) return answer.pipe(tap((v: ApprovalDecision) => audited(v)));
       if (isPromiseLike(answer)) return Promise.resolve(answer).then((v) => (audited(v), v));
       audited(answer);
       return answer;
