@@ -103,7 +103,9 @@ export function proxyModel(options: ProxyModelOptions): ChatModel {
               return fail(new NetworkError(`The connection to the model proxy at ${base} was cut.`));
             }
             if (chunk.done) break;
-            const { events, rest } = parseSse(buffer + decoder.decode(chunk.value as Uint8Array, { stream: true }));
+            const { events, rest } = parseSse(
+              buffer + decoder.decode(chunk.value as Uint8Array, { stream: true }),
+            );
             buffer = rest;
             for (const event of events) {
               if (subscriber.closed) return;
