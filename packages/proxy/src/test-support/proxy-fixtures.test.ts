@@ -71,11 +71,10 @@ export async function bundle(entry: string, platform: 'node' | 'browser'): Promi
     bundle: true,
     write: false,
     platform,
-    format: platform === 'node' ? 'esm' : 'iife',
+    format: platform === 'node' ? 'cjs' : 'iife',
     target: platform === 'node' ? 'node20' : 'chrome120',
     tsconfig: path.join(REPO, 'tsconfig.json'),
     logLevel: 'silent',
-    ...(platform === 'node' ? { packages: 'external' as const, banner: { js: '' } } : {}),
   });
   return result.outputFiles[0]!.text;
 }
