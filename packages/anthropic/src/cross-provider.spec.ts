@@ -79,8 +79,7 @@ afterEach(async () => {
   await openaiServer.close();
 });
 
-const claude = () =>
-  anthropic('claude-test', { apiKey: TEST_API_KEY, baseURL: anthropicServer.url });
+const claude = () => anthropic('claude-test', { apiKey: TEST_API_KEY, baseURL: anthropicServer.url });
 const gpt = () => openai('gpt-test', { apiKey: OPENAI_KEY, baseURL: `${openaiServer.url}/v1` });
 
 async function transcriptOf(

@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   await page.goto(siteUrl);
   await page.waitForFunction(
-    () => typeof (window as unknown as { runWithProxy?: unknown }).runWithProxy === 'function',
+    () => typeof (globalThis as unknown as { runWithProxy?: unknown }).runWithProxy === 'function',
   );
 });
 
@@ -89,7 +89,7 @@ describe('proxyModel in the browser', () => {
     queue = [chatToolCall('call_1', 'add', '{"a":2,"b":3}'), chatText(['It is ', '5.'])];
     const events = (await page.evaluate(
       ([url, token]) =>
-        (window as unknown as { runWithProxy: (u: string, t: string) => Promise<unknown> }).runWithProxy(
+        (globalThis as unknown as { runWithProxy: (u: string, t: string) => Promise<unknown> }).runWithProxy(
           url!,
           token!,
         ),
@@ -122,10 +122,9 @@ describe('proxyModel in the browser', () => {
     ];
     const error = await page.evaluate(
       ([url, token]) =>
-        (window as unknown as { errorWithProxy: (u: string, t: string) => Promise<unknown> }).errorWithProxy(
-          url!,
-          token!,
-        ),
+        (
+          globalThis as unknown as { errorWithProxy: (u: string, t: string) => Promise<unknown> }
+        ).errorWithProxy(url!, token!),
       [proxy.url, PROXY_TOKEN],
     );
     expect(error).toEqual({ isRateLimit: true, name: 'RateLimitError', retryable: true, retryAfterMs: 700 });
