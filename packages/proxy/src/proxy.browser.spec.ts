@@ -136,7 +136,7 @@ describe('proxyModel in the browser', () => {
     const first = await page.evaluate(
       ([url, token]) =>
         (
-          window as unknown as { firstDeltaWithProxy: (u: string, t: string) => Promise<unknown> }
+          globalThis as unknown as { firstDeltaWithProxy: (u: string, t: string) => Promise<unknown> }
         ).firstDeltaWithProxy(url!, token!),
       [proxy.url, PROXY_TOKEN],
     );
