@@ -7,6 +7,7 @@ import { formatTable, missedTargets, type Row } from './report.js';
 import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
+import { benchDeferredTools, deferredToolsRows } from './deferred-tools-bench.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
@@ -73,6 +74,11 @@ const BENCHMARKS = {
     );
     raw.adapters = [openaiResult, anthropicResult];
     rows.push(...adapterRows(openaiResult), ...adapterRows(anthropicResult));
+  },
+  'deferred-tools': async (rows: Row[], raw: Record<string, unknown>) => {
+    const result = await timed('request size, 100 tools deferred vs not', () => benchDeferredTools(100));
+    raw['deferred-tools'] = result;
+    rows.push(...deferredToolsRows(result));
   },
 } satisfies Record<string, (rows: Row[], raw: Record<string, unknown>) => Promise<void>>;
 
