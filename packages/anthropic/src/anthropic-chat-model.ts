@@ -3,10 +3,12 @@ import {
   PartialStreamError,
   ProviderTimeoutError,
   StreamIdleError,
+  type AssistantMessage,
   type ChatModel,
   type ChatRequest,
   type ModelEvent,
 } from '@rxagent/core';
+import { textToolNames } from '@rxagent/core/provider';
 import { asyncScheduler, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';
@@ -46,11 +48,13 @@ export class AnthropicChatModel implements ChatModel {
     return new Observable<ModelEvent>((subscriber) => {
       let resolved: ResolvedAnthropicClient;
       let body: AnthropicRequestBody;
+      const settings = { defaultMaxTokens: this.options.defaultMaxTokens ?? 4096 };
+      // A paused turn (`pause_turn`) goes on with what the model said so far sent back.
+      const continuation = (soFar: AssistantMessage) =>
+        buildAnthropicRequest(this.modelId, { ...request, messages: [...request.messages, soFar] }, settings);
       try {
         resolved = this.resolved ??= resolveAnthropicClient(this.options);
-        body = buildAnthropicRequest(this.modelId, request, {
-          defaultMaxTokens: this.options.defaultMaxTokens ?? 4096,
-        });
+        body = buildAnthropicRequest(this.modelId, request, settings);
       } catch (error) {
         subscriber.error(classifyAnthropicError(error, { received: false, now: this.scheduler.now() }));
         return undefined;
@@ -58,7 +62,9 @@ export class AnthropicChatModel implements ChatModel {
       const controller = new AbortController();
       const call: CallState = { controller, stopped: false };
       // A bug in the mapping must still end the stream, not hang it.
-      this.pump(resolved, body, call, subscriber).catch((error: unknown) => subscriber.error(error));
+      this.pump(resolved, body, call, subscriber, continuation, textToolNames(request)).catch(
+        (error: unknown) => subscriber.error(error),
+      );
       return () => {
         call.stopped = true;
         call.timer?.stop();
@@ -72,10 +78,17 @@ export class AnthropicChatModel implements ChatModel {
     body: AnthropicRequestBody,
     call: CallState,
     subscriber: Subscriber<ModelEvent>,
+    continuation: (soFar: AssistantMessage) => AnthropicRequestBody,
+    textTools: ReadonlySet<string>,
   ): Promise<void> {
     const { scheduler, options } = this;
     const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
-    const mapper = new AnthropicEventMapper(this.modelId, scheduler.now(), secretsOf({ apiKey, authToken }));
+    const mapper = new AnthropicEventMapper(
+      this.modelId,
+      scheduler.now(),
+      secretsOf({ apiKey, authToken }),
+      textTools,
+    );
     const requestOptions: RequestOptions = { signal: call.controller.signal, maxRetries: 0 };
     if (options.headers) requestOptions.headers = options.headers;
     const timeoutError = () =>
@@ -100,18 +113,30 @@ export class AnthropicChatModel implements ChatModel {
           ? undefined
           : startIdleTimer(scheduler, options.requestTimeoutMs, abortFor('head'));
       call.timer = head;
-      const stream = await client.messages.create(body, requestOptions);
-      head?.stop();
-      if (call.stopped) return;
-      const timer = startIdleTimer(scheduler, idleTimeoutMs, abortFor('idle'));
-      call.timer = timer;
-      for await (const event of stream) {
+      let next = body;
+      for (let pauses = 0; ; pauses++) {
+        const stream = await client.messages.create(next, requestOptions);
+        head?.stop();
         if (call.stopped) return;
-        timer.touch();
-        for (const out of mapper.map(event)) subscriber.next(out);
-        if (mapper.finished) return subscriber.complete(); // leaving the loop releases the connection
+        const timer = startIdleTimer(scheduler, idleTimeoutMs, abortFor('idle'));
+        call.timer = timer;
+        for await (const event of stream) {
+          if (call.stopped) return;
+          timer.touch();
+          for (const out of mapper.map(event)) subscriber.next(out);
+          if (mapper.finished) break; // leaving the loop releases the connection
+        }
+        timer.stop();
+        if (call.stopped) return;
+        if (!mapper.finished) break;
+        if (!mapper.paused) return subscriber.complete();
+        if (pauses >= MAX_PAUSE_CONTINUATIONS) {
+          for (const out of mapper.endPaused()) subscriber.next(out);
+          return subscriber.complete();
+        }
+        next = continuation(mapper.pausedMessage());
+        mapper.resume();
       }
-      if (call.stopped) return;
       // The SDK's iterator ends quietly both on a clean EOF and on our own (idle) abort.
       const partial = mapper.partial();
       subscriber.error(
@@ -133,6 +158,9 @@ export class AnthropicChatModel implements ChatModel {
     }
   }
 }
+
+/** How many times one turn may be continued after `pause_turn` before it ends as it is. */
+const MAX_PAUSE_CONTINUATIONS = 10;
 
 /** What the subscription and the pump share about one call. */
 interface CallState {

@@ -43,7 +43,9 @@ export type AnthropicRequestBody = MessageCreateParamsStreaming & { temperature?
  * The Messages API body for one `ChatRequest`: prompt (see `convertToAnthropicMessages`),
  * tools, tool choice, `max_tokens` (`maxTokens` or `defaultMaxTokens`, plus the thinking
  * budget), temperature (left out while thinking: Anthropic only accepts 1 then), thinking,
- * structured output, and `providerOptions.anthropic` spread last (`stream` stays true).
+ * structured output, the code-execution `container` of the latest Anthropic turn (so its
+ * files stay), and `providerOptions.anthropic` spread last (`stream` stays true). A free-form
+ * tool (string parameters) is declared as an object with one string property, `input`.
  *
  * @example
  * buildAnthropicRequest('claude-sonnet-4-6', { messages: [userMessage('Hi')], thinking: 'low' }, { defaultMaxTokens: 4096 });
@@ -77,17 +79,33 @@ export function buildAnthropicRequest(
   if (format?.type === 'json-schema') {
     body.output_config = { format: { type: 'json_schema', schema: format.schema } };
   }
+  const container = latestContainer(request.messages);
+  if (container) body.container = container;
   return { ...body, ...request.providerOptions?.['anthropic'], stream: true };
 }
 
 function toAnthropicTool(spec: ToolSpec): Tool {
+  const schema =
+    spec.parameters.type === 'string'
+      ? { properties: { input: spec.parameters }, required: ['input'] }
+      : spec.parameters;
   const tool: Tool = {
     name: spec.name,
     description: spec.description,
-    input_schema: { type: 'object', ...spec.parameters },
+    input_schema: { ...schema, type: 'object' },
   };
   if (spec.strict !== undefined) tool.strict = spec.strict;
   return tool;
+}
+
+function latestContainer(messages: ChatRequest['messages']): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role !== 'assistant' || message.provider !== 'anthropic') continue;
+    const container = message.providerMetadata?.container as { id?: unknown } | undefined;
+    if (typeof container?.id === 'string') return container.id;
+  }
+  return undefined;
 }
 
 function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {

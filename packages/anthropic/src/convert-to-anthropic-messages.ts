@@ -35,8 +35,10 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
  * Converts the core transcript to Anthropic's `system` + `messages`. Tool results become
  * `tool_result` blocks in a user turn; consecutive turns of one role are merged so roles
  * alternate (several tool results and a following user message make ONE user turn).
- * Thinking is sent back only with its signature (or as `redacted_thinking`); empty text and
- * empty failed assistant turns are dropped; `SystemMessage`s are appended to the system
+ * Anthropic's own thinking is sent back only with its signature (or as `redacted_thinking`),
+ * its server tools' blocks (provider parts) verbatim and its citations on their text; other
+ * providers' thinking and parts are left out. A free-form tool's call (string arguments) goes
+ * back as `{ input }`. Empty text and empty failed assistant turns are dropped; `SystemMessage`s are appended to the system
  * prompt. `cache: true` blocks, and with `cacheControl` the last system block and the last
  * block of the last turn, get `cache_control: { type: 'ephemeral' }`.
  *
@@ -109,12 +111,22 @@ function partsToBlocks(parts: readonly (TextPart | ImagePart)[]): (TextBlockPara
 }
 
 function assistantContent(message: AssistantMessage): ContentBlockParam[] {
+  const ours = message.provider === 'anthropic';
   const blocks: ContentBlockParam[] = [];
   for (const part of message.content) {
-    if (part.type === 'text' && part.text !== '') blocks.push({ type: 'text', text: part.text });
-    if (part.type === 'thinking' && part.redacted !== undefined) {
+    if (part.type === 'text' && part.text !== '') {
+      const citations = ours
+        ? part.citations?.map((c) => c.raw).filter((raw) => raw !== undefined)
+        : undefined;
+      blocks.push({
+        type: 'text',
+        text: part.text,
+        ...(citations?.length ? { citations: citations as TextBlockParam['citations'] } : {}),
+      });
+    }
+    if (part.type === 'thinking' && ours && part.redacted !== undefined) {
       blocks.push({ type: 'redacted_thinking', data: part.redacted });
-    } else if (part.type === 'thinking' && part.signature) {
+    } else if (part.type === 'thinking' && ours && part.signature) {
       // Anthropic verifies the signature against the text: both go back verbatim.
       blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
     }
@@ -123,9 +135,11 @@ function assistantContent(message: AssistantMessage): ContentBlockParam[] {
         type: 'tool_use',
         id: part.id,
         name: part.name,
-        input: isObject(part.args) ? part.args : {},
+        input: typeof part.args === 'string' ? { input: part.args } : isObject(part.args) ? part.args : {},
       });
     }
+    if (part.type === 'provider' && part.provider === 'anthropic')
+      blocks.push(part.data as ContentBlockParam);
   }
   return blocks;
 }

@@ -94,7 +94,7 @@ describe('AnthropicEventMapper', () => {
     expect(mapper.partial().content).toEqual([{ type: 'thinking', text: 'Hmm', signature: 'final+/=' }]);
   });
 
-  it('turns tool_use into start, deltas and an end with parsed args', () => {
+  it('turns tool_use into start, deltas and an end with parsed args, indexed by the part position (not the block index)', () => {
     const { out } = run([
       start({ input_tokens: 1 }),
       blockStart(3, { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }),
@@ -104,12 +104,12 @@ describe('AnthropicEventMapper', () => {
       ev('content_block_stop', { index: 3 }),
     ]);
     expect(out).toEqual([
-      { type: 'toolcall-start', index: 3, id: 'toolu_1', name: 'read' },
-      { type: 'toolcall-delta', index: 3, argsText: '{"a":' },
-      { type: 'toolcall-delta', index: 3, argsText: '1}' },
+      { type: 'toolcall-start', index: 0, id: 'toolu_1', name: 'read' },
+      { type: 'toolcall-delta', index: 0, argsText: '{"a":' },
+      { type: 'toolcall-delta', index: 0, argsText: '1}' },
       {
         type: 'toolcall-end',
-        index: 3,
+        index: 0,
         call: { type: 'tool-call', id: 'toolu_1', name: 'read', args: { a: 1 }, argsText: '{"a":1}' },
       },
     ]);
@@ -123,7 +123,7 @@ describe('AnthropicEventMapper', () => {
     expect(out[1]).toMatchObject({ type: 'toolcall-end', call: { args: { q: 'x' } } });
   });
 
-  it('ignores ping, unknown events, server tool blocks and their deltas', () => {
+  it('ignores ping and unknown events, keeps server tool blocks as provider parts and citations on their text', () => {
     const { mapper, out } = run([
       start({ input_tokens: 1 }),
       ev('ping'),
@@ -132,11 +132,37 @@ describe('AnthropicEventMapper', () => {
       delta(0, { type: 'input_json_delta', partial_json: '{"query":"x"}' }),
       ev('content_block_stop', { index: 0 }),
       blockStart(1, { type: 'text', text: '' }),
-      delta(1, { type: 'citations_delta', citation: {} }),
+      delta(1, {
+        type: 'citations_delta',
+        citation: { type: 'web_search_result_location', url: 'https://x.dev' },
+      }),
       delta(1, { type: 'text_delta', text: 'ok' }),
     ]);
-    expect(out).toEqual([{ type: 'text-delta', index: 1, text: 'ok' }]);
-    expect(mapper.partial().content).toEqual([{ type: 'text', text: 'ok' }]);
+    const serverPart = {
+      type: 'provider',
+      provider: 'anthropic',
+      kind: 'server_tool_use',
+      data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+      text: 'web_search: x',
+    };
+    expect(out).toEqual([
+      { type: 'part', index: 0, part: serverPart },
+      { type: 'text-delta', index: 1, text: 'ok' },
+    ]);
+    expect(mapper.partial().content).toEqual([
+      serverPart,
+      {
+        type: 'text',
+        text: 'ok',
+        citations: [
+          {
+            kind: 'url',
+            url: 'https://x.dev',
+            raw: { type: 'web_search_result_location', url: 'https://x.dev' },
+          },
+        ],
+      },
+    ]);
   });
 
   it('throws the typed error of an in-stream error event', () => {

@@ -1,6 +1,11 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage, FinishReason, ModelEvent } from '@rxagent/core';
-import { blocksToContent, finishToolBlock, type ContentBlockState } from './anthropic-content-blocks.js';
+import {
+  blocksToContent,
+  finishToolBlock,
+  partOf,
+  type ContentBlockState,
+} from './anthropic-content-blocks.js';
 import { anthropicStreamError } from './anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, updateTokenCounts, type AnthropicTokenCounts } from './map-anthropic-usage.js';
@@ -15,11 +20,20 @@ import { mapAnthropicUsage, updateTokenCounts, type AnthropicTokenCounts } from 
 export type AnthropicStreamEvent =
   RawMessageStreamEvent | { type: 'ping' } | { type: 'error'; error?: { type?: string; message?: string } };
 
+/** Content blocks as `message_start` may carry them already (programmatic tool calling). */
+type StartBlock = Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'];
+
 /**
  * Folds one Anthropic Messages stream into `ModelEvent`s. Stateful: make one per request.
- * Block `index` becomes the event `index`; `message_stop` yields `usage` then `finish` with
- * the complete message. Unknown events, unknown blocks and `ping` are ignored; an `error`
- * event throws the matching typed provider error.
+ * The event `index` is the part's position in the finished message (blocks that never show,
+ * like empty text, take none). Server tools' blocks and their results become provider parts
+ * (sent back verbatim), redacted thinking arrives as a whole part, citations are kept on their
+ * text part, and content that `message_start` already carries (programmatic tool calling,
+ * with its `stop_reason`) is mapped like streamed blocks. `message_stop` yields `usage` then
+ * `finish` with the complete message, whose `providerMetadata` keeps the code-execution
+ * `container`, `context_management` and a refusal's `stop_details`; after a `pause_turn` it yields nothing and sets
+ * `paused` instead, so the model can continue the turn with `resume()`. `ping` is ignored;
+ * an `error` event throws the matching typed provider error.
  *
  * @example
  * const mapper = new AnthropicEventMapper('claude-sonnet-4-6', scheduler.now());
@@ -31,23 +45,60 @@ export class AnthropicEventMapper {
   received = false;
   /** True once `message_stop` arrived (and `finish` was emitted). */
   finished = false;
+  /** True once a `pause_turn` stop arrived: the turn goes on with another request. */
+  paused = false;
   private readonly blocks = new Map<number, ContentBlockState>();
   private responseId = '';
   private model: string;
   private stopReason: FinishReason | undefined;
+  private rawStopReason: string | undefined;
   private tokens: AnthropicTokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  // Earlier requests of a paused turn: their usage, and where their block indices end.
+  private banked: AnthropicTokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  private blockBase = 0;
+  private nextPosition = 0;
+  private readonly metadata: Record<string, unknown> = {};
 
   /**
    * @param modelId The model asked for (until `message_start` names the one that answered).
    * @param timestamp The message's `timestamp`.
    * @param secrets Credentials to keep out of the error an `error` event becomes.
+   * @param textTools Free-form tools (string parameters), declared to Anthropic as `{ input }`
+   *   objects: their calls' arguments are unwrapped back to the string.
    */
   constructor(
     modelId: string,
     private readonly timestamp: number,
     private readonly secrets: readonly string[] = [],
+    private readonly textTools: ReadonlySet<string> = new Set(),
   ) {
     this.model = modelId;
+  }
+
+  /** After `paused`: the next request's events continue the same message. */
+  resume(): void {
+    this.paused = false;
+    this.finished = false;
+    this.blockBase = Math.max(this.blockBase, ...[...this.blocks.keys()].map((k) => k + 1));
+    this.banked = sumCounts(this.banked, this.tokens);
+    this.tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+    this.stopReason = undefined;
+    this.rawStopReason = undefined;
+  }
+
+  /** Ends a paused turn that will not be continued: `usage` and `finish` as it stands. */
+  endPaused(): ModelEvent[] {
+    this.paused = false;
+    const message = this.message('stop');
+    return [
+      { type: 'usage', usage: message.usage },
+      { type: 'finish', reason: message.stopReason, message },
+    ];
+  }
+
+  /** The message so far as it goes back to Anthropic to continue a paused turn. */
+  pausedMessage(): AssistantMessage {
+    return this.message('stop');
   }
 
   /** The events one stream event amounts to (often none). */
@@ -55,22 +106,33 @@ export class AnthropicEventMapper {
     this.received = true;
     switch (event.type) {
       case 'message_start':
-        this.responseId = event.message.id ?? '';
+        this.responseId ||= event.message.id ?? '';
         if (event.message.model) this.model = event.message.model;
         updateTokenCounts(this.tokens, event.message.usage);
-        return [];
+        if (event.message.stop_reason) this.noteStop(event.message.stop_reason);
+        return this.startContent(event.message.content ?? []);
       case 'content_block_start':
-        return this.startBlock(event.index, event.content_block);
+        return this.startBlock(this.blockBase + event.index, event.content_block);
       case 'content_block_delta':
-        return this.applyDelta(event.index, event.delta);
+        return this.applyDelta(this.blockBase + event.index, event.delta);
       case 'content_block_stop':
-        return this.stopBlock(event.index);
-      case 'message_delta':
-        if (event.delta?.stop_reason) this.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+        return this.stopBlock(this.blockBase + event.index);
+      case 'message_delta': {
+        if (event.delta?.stop_reason) this.noteStop(event.delta.stop_reason);
         updateTokenCounts(this.tokens, event.usage);
+        const { container, stop_details } = event.delta as { container?: unknown; stop_details?: unknown };
+        if (container) this.metadata.container = container;
+        if (stop_details) this.metadata.stopDetails = stop_details;
+        const { context_management } = event as { context_management?: unknown };
+        if (context_management) this.metadata.contextManagement = context_management;
         return [];
+      }
       case 'message_stop': {
         this.finished = true;
+        if (this.rawStopReason === 'pause_turn') {
+          this.paused = true;
+          return [];
+        }
         const message = this.message(this.stopReason ?? 'stop');
         return [
           { type: 'usage', usage: message.usage },
@@ -93,34 +155,76 @@ export class AnthropicEventMapper {
     return this.message('error');
   }
 
-  private startBlock(
-    index: number,
-    block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
-  ): ModelEvent[] {
+  private noteStop(reason: string): void {
+    this.rawStopReason = reason;
+    this.stopReason = mapAnthropicStopReason(reason);
+  }
+
+  /** Blocks `message_start` already carries: each one started, filled and stopped at once. */
+  private startContent(content: readonly unknown[]): ModelEvent[] {
+    const events: ModelEvent[] = [];
+    content.forEach((raw, i) => {
+      const block = raw as StartBlock;
+      const index = this.blockBase + i;
+      events.push(...this.startBlock(index, block));
+      const state = this.blocks.get(index);
+      if (state?.kind === 'text' && block.type === 'text' && Array.isArray(block.citations)) {
+        state.citations = [...block.citations];
+      }
+      events.push(...this.stopBlock(index));
+    });
+    this.blockBase += content.length;
+    return events;
+  }
+
+  /** The part's position in the finished message, given on the block's first event. */
+  private place(block: ContentBlockState): number {
+    return (block.position ??= this.nextPosition++);
+  }
+
+  private startBlock(index: number, block: StartBlock): ModelEvent[] {
     switch (block.type) {
-      case 'text':
-        this.blocks.set(index, { kind: 'text', text: block.text ?? '' });
-        return block.text ? [{ type: 'text-delta', index, text: block.text }] : [];
-      case 'thinking':
-        this.blocks.set(index, {
+      case 'text': {
+        const state: ContentBlockState = { kind: 'text', text: block.text ?? '' };
+        this.blocks.set(index, state);
+        return block.text ? [{ type: 'text-delta', index: this.place(state), text: block.text }] : [];
+      }
+      case 'thinking': {
+        const state: ContentBlockState = {
           kind: 'thinking',
           text: block.thinking ?? '',
           ...(block.signature ? { signature: block.signature } : {}),
-        });
-        return block.thinking ? [{ type: 'thinking-delta', index, text: block.thinking }] : [];
-      case 'redacted_thinking':
-        this.blocks.set(index, { kind: 'redacted', data: block.data ?? '' });
-        // An empty delta gives the partial message its (opaque) thinking part at this index.
-        return [{ type: 'thinking-delta', index, text: '' }];
+        };
+        this.blocks.set(index, state);
+        return block.thinking || block.signature
+          ? [
+              {
+                type: 'thinking-delta',
+                index: this.place(state),
+                text: block.thinking ?? '',
+                ...(block.signature ? { signature: block.signature } : {}),
+              },
+            ]
+          : [];
+      }
+      case 'redacted_thinking': {
+        const state: ContentBlockState = { kind: 'redacted', data: block.data ?? '' };
+        this.blocks.set(index, state);
+        return [{ type: 'part', index: this.place(state), part: partOf(state) }];
+      }
       case 'tool_use': {
         const initial = isNonEmptyObject(block.input) ? JSON.stringify(block.input) : '';
-        this.blocks.set(index, { kind: 'tool', id: block.id, name: block.name, input: '', initial });
-        return [{ type: 'toolcall-start', index, id: block.id, name: block.name }];
+        const state: ContentBlockState = { kind: 'tool', id: block.id, name: block.name, input: '', initial };
+        this.blocks.set(index, state);
+        return [{ type: 'toolcall-start', index: this.place(state), id: block.id, name: block.name }];
       }
-      default:
-        // Server tools and their results run at Anthropic: nothing for the loop to do.
-        this.blocks.set(index, { kind: 'ignored' });
+      default: {
+        // Server tools and their results ran at Anthropic; the next request needs them back.
+        const raw = block as unknown as Record<string, unknown>;
+        const input = isNonEmptyObject(raw.input) ? JSON.stringify(raw.input) : '';
+        this.blocks.set(index, { kind: 'server', block: raw, input });
         return [];
+      }
     }
   }
 
@@ -131,28 +235,48 @@ export class AnthropicEventMapper {
     const block = this.blocks.get(index);
     if (delta.type === 'text_delta' && block?.kind === 'text' && delta.text) {
       block.text += delta.text;
-      return [{ type: 'text-delta', index, text: delta.text }];
+      return [{ type: 'text-delta', index: this.place(block), text: delta.text }];
     }
     if (delta.type === 'thinking_delta' && block?.kind === 'thinking' && delta.thinking) {
       block.text += delta.thinking;
-      return [{ type: 'thinking-delta', index, text: delta.thinking }];
+      return [{ type: 'thinking-delta', index: this.place(block), text: delta.thinking }];
     }
     if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
       block.signature = delta.signature; // replaces: the signature is one opaque value
-      return [{ type: 'thinking-delta', index, text: '', signature: delta.signature }];
+      return [{ type: 'thinking-delta', index: this.place(block), text: '', signature: delta.signature }];
     }
     if (delta.type === 'input_json_delta' && block?.kind === 'tool' && delta.partial_json) {
       block.input += delta.partial_json;
-      return [{ type: 'toolcall-delta', index, argsText: delta.partial_json }];
+      return [{ type: 'toolcall-delta', index: this.place(block), argsText: delta.partial_json }];
     }
-    return []; // citations, empty pieces, deltas of ignored blocks
+    if (delta.type === 'input_json_delta' && block?.kind === 'server' && delta.partial_json) {
+      block.input += delta.partial_json;
+      return [];
+    }
+    if (delta.type === 'citations_delta' && block?.kind === 'text') {
+      (block.citations ??= []).push(delta.citation);
+      return [];
+    }
+    return []; // empty pieces, deltas newer than this adapter
   }
 
   private stopBlock(index: number): ModelEvent[] {
     const block = this.blocks.get(index);
-    if (block?.kind !== 'tool' || block.call) return [];
-    block.call = finishToolBlock(block);
-    return [{ type: 'toolcall-end', index, call: block.call }];
+    if (block?.kind === 'tool' && !block.call) {
+      block.call = this.unwrapText(finishToolBlock(block));
+      return [{ type: 'toolcall-end', index: this.place(block), call: block.call }];
+    }
+    if (block?.kind === 'server') return [{ type: 'part', index: this.place(block), part: partOf(block) }];
+    if (block?.kind === 'text' && block.citations?.length && block.text) {
+      return [{ type: 'part', index: this.place(block), part: partOf(block) }];
+    }
+    return [];
+  }
+
+  private unwrapText(call: ReturnType<typeof finishToolBlock>): ReturnType<typeof finishToolBlock> {
+    if (!this.textTools.has(call.name) || call.argsError !== undefined) return call;
+    const input = (call.args as { input?: unknown }).input;
+    return { ...call, args: typeof input === 'string' ? input : '' };
   }
 
   private message(stopReason: FinishReason): AssistantMessage {
@@ -160,14 +284,27 @@ export class AnthropicEventMapper {
       role: 'assistant',
       content: blocksToContent(this.blocks),
       stopReason,
-      usage: mapAnthropicUsage(this.tokens),
+      usage: mapAnthropicUsage(sumCounts(this.banked, this.tokens)),
       provider: 'anthropic',
       model: this.model,
       timestamp: this.timestamp,
     };
     if (this.responseId) message.responseId = this.responseId;
+    if (Object.keys(this.metadata).length > 0) message.providerMetadata = { ...this.metadata };
     return message;
   }
+}
+
+function sumCounts(a: AnthropicTokenCounts, b: AnthropicTokenCounts): AnthropicTokenCounts {
+  const sum: AnthropicTokenCounts = {
+    input: a.input + b.input,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    output: a.output + b.output,
+  };
+  if (a.reasoning !== undefined || b.reasoning !== undefined)
+    sum.reasoning = (a.reasoning ?? 0) + (b.reasoning ?? 0);
+  return sum;
 }
 
 function isNonEmptyObject(value: unknown): value is Record<string, unknown> {

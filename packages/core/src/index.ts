@@ -2,10 +2,13 @@
 export type {
   AgentMessage,
   AssistantMessage,
+  AssistantPart,
+  Citation,
   CustomMessage,
   FinishReason,
   ImagePart,
   Message,
+  ProviderPart,
   SystemMessage,
   TextPart,
   ThinkingPart,

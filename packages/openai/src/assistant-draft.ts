@@ -1,5 +1,12 @@
 import { MessageBuilder } from '@rxagent/core/provider';
-import type { AssistantMessage, FinishReason, ModelEvent, Usage } from '@rxagent/core';
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  ModelEvent,
+  ToolCallPart,
+  Usage,
+} from '@rxagent/core';
 import { parseToolCall } from './parse-tool-arguments.js';
 
 interface DraftCall {
@@ -39,7 +46,11 @@ export class AssistantDraft {
   private readonly indices = new Map<string, number>();
   private readonly calls = new Map<string, DraftCall>();
 
-  constructor(modelId: string, timestamp: number) {
+  constructor(
+    modelId: string,
+    timestamp: number,
+    private readonly textTools: ReadonlySet<string> = new Set(),
+  ) {
     this.builder = new MessageBuilder('openai', modelId, timestamp);
   }
 
@@ -52,6 +63,15 @@ export class AssistantDraft {
   text(key: string, text: string): ModelEvent[] {
     if (!text) return [];
     return this.emit({ type: 'text-delta', index: this.indexOf(`text:${key}`), text });
+  }
+
+  /** The text of text part `key` so far (undefined when it has none). */
+  textOf(key: string): string | undefined {
+    const index = this.indices.get(`text:${key}`);
+    if (index === undefined) return undefined;
+    // Every index handed out was emitted at once, so it is also the part's position.
+    const part = this.builder.message.content[index];
+    return part?.type === 'text' ? part.text : undefined;
   }
 
   /** Appends reasoning text to the thinking part `key`. */
@@ -103,8 +123,35 @@ export class AssistantDraft {
     return this.emit({
       type: 'toolcall-end',
       index: call.index,
-      call: parseToolCall(call.id, call.name, call.argsText),
+      call: this.unwrapText(parseToolCall(call.id, call.name, call.argsText)),
     });
+  }
+
+  /** A free-form tool's `{ input }` arguments back to its text. */
+  private unwrapText(call: ToolCallPart): ToolCallPart {
+    if (!this.textTools.has(call.name) || call.argsError !== undefined) return call;
+    const input = (call.args as { input?: unknown } | null)?.input;
+    return { ...call, args: typeof input === 'string' ? input : '' };
+  }
+
+  /**
+   * Ends tool call `key` with a call the mapper built itself (a native call kind whose
+   * arguments are not JSON text), starting it first when it was not streamed.
+   */
+  endCallWith(key: string, call: ToolCallPart): ModelEvent[] {
+    const events = this.startCall(key, call.id, call.name);
+    const draft = this.calls.get(key);
+    if (!draft || draft.ended) return events;
+    draft.ended = true;
+    return [
+      ...events,
+      ...this.emit({ type: 'toolcall-end', index: draft.index, call: { ...call, id: draft.id } }),
+    ];
+  }
+
+  /** Sets the whole `kind` part `key` (completing a streamed one, or adding a new one). */
+  setPart(kind: 'text' | 'thinking' | 'part', key: string, part: AssistantPart): ModelEvent[] {
+    return this.emit({ type: 'part', index: this.indexOf(`${kind}:${key}`), part });
   }
 
   /** Ends every open tool call, then emits `usage` (when known) and the `finish` event. */

@@ -1,4 +1,12 @@
-import type { AssistantMessage, ImagePart, Message, TextPart, ToolResultMessage } from '@rxagent/core';
+import type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+  ToolResultMessage,
+} from '@rxagent/core';
 import type {
   ResponseFunctionCallOutputItem,
   ResponseInputContent,
@@ -8,16 +16,26 @@ import { imageUrl, isSkippedAssistant, toolArgumentsText } from './openai-reques
 
 /**
  * The transcript as Responses API `input` items (the system prompt goes to `instructions`,
- * not here). Assistant text → an assistant message, tool calls → `function_call` items (with
- * `call_id`), tool results → `function_call_output` (text, or text and `input_image` items
- * when the result has images). Thinking parts are not sent back (with `store: false` the
- * reasoning items could not be referenced anyway); failed empty assistant turns are dropped.
+ * not here). Assistant text → assistant messages (one per `phase`, which is sent back), tool
+ * calls → `function_call` items (with `call_id`) or the native kind they came as
+ * (`custom_tool_call`, `local_shell_call`, `shell_call`, `apply_patch_call`), tool results →
+ * the matching `…_output` item (text, or text and `input_image` items when the result has
+ * images). OpenAI reasoning (thinking parts with an item `id`) goes back as `reasoning` items
+ * with their `encrypted_content` (without it, only when responses are stored: an unstored id
+ * cannot be referenced); OpenAI provider parts (server tools' items) go back
+ * verbatim; other providers' thinking and parts are left out. Failed empty assistant turns are
+ * dropped.
  *
  * @example
  * convertToOpenAIResponsesInput([userMessage('Hi')]); // [{ role: 'user', content: 'Hi' }]
  */
-export function convertToOpenAIResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
+export function convertToOpenAIResponsesInput(
+  messages: readonly Message[],
+  options: { store?: boolean } = {},
+): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
+  // The kind each call came as, so its result goes back as the matching output item.
+  const callKinds = new Map<string, string>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -30,10 +48,13 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Res
         });
         break;
       case 'assistant':
-        out.push(...assistantItems(message));
+        for (const part of message.content) {
+          if (part.type === 'tool-call' && part.providerKind) callKinds.set(part.id, part.providerKind);
+        }
+        out.push(...assistantItems(message, options.store === true));
         break;
       case 'tool':
-        out.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message) });
+        out.push(toolResultItem(message, callKinds.get(message.toolCallId)));
         break;
     }
   }
@@ -53,29 +74,125 @@ function inputContent(parts: readonly (TextPart | ImagePart)[]): ResponseInputCo
   return content;
 }
 
-function assistantItems(message: AssistantMessage): ResponseInputItem[] {
+function assistantItems(message: AssistantMessage, stored: boolean): ResponseInputItem[] {
   if (isSkippedAssistant(message)) return [];
+  const ours = message.provider === 'openai';
   const items: ResponseInputItem[] = [];
   let text = '';
+  let phase: string | undefined;
+  let reasoning: ReasoningItem | undefined;
   const flushText = () => {
-    if (text) items.push({ role: 'assistant', content: text });
+    if (text) {
+      items.push({
+        role: 'assistant',
+        content: text,
+        ...(phase && { phase: phase as 'commentary' | 'final_answer' }),
+      });
+    }
     text = '';
   };
   for (const part of message.content) {
+    if (part.type !== 'thinking') reasoning = undefined;
     if (part.type === 'text') {
+      if (part.phase !== phase) flushText();
+      phase = part.phase;
       text += part.text;
-    } else if (part.type === 'tool-call') {
-      flushText();
-      items.push({
-        type: 'function_call',
-        call_id: part.id,
-        name: part.name,
-        arguments: toolArgumentsText(part),
-      });
+      continue;
+    }
+    flushText();
+    if (part.type === 'tool-call') {
+      items.push(callItem(part));
+    } else if (part.type === 'thinking' && ours && part.id && (part.encrypted || stored)) {
+      // Consecutive parts of one reasoning item (its summaries) go back as that one item.
+      if (reasoning?.id === part.id) reasoning.summary.push({ type: 'summary_text', text: part.text });
+      else items.push((reasoning = reasoningItem(part)));
+    } else if (part.type === 'provider' && part.provider === 'openai') {
+      items.push(part.data as ResponseInputItem);
     }
   }
   flushText();
   return items;
+}
+
+type ReasoningItem = Extract<ResponseInputItem, { type: 'reasoning' }>;
+
+function reasoningItem(part: ThinkingPart): ReasoningItem {
+  return {
+    type: 'reasoning',
+    id: part.id!,
+    summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
+    ...(part.encrypted && { encrypted_content: part.encrypted }),
+  };
+}
+
+function callItem(part: ToolCallPart): ResponseInputItem {
+  switch (part.providerKind) {
+    case 'custom_tool_call':
+      return {
+        type: 'custom_tool_call',
+        call_id: part.id,
+        name: part.name,
+        input: typeof part.args === 'string' ? part.args : JSON.stringify(part.args ?? ''),
+      };
+    case 'local_shell_call':
+      return {
+        type: 'local_shell_call',
+        id: part.itemId ?? part.id,
+        call_id: part.id,
+        action: part.args,
+        status: 'completed',
+      } as ResponseInputItem;
+    case 'shell_call':
+      return {
+        type: 'shell_call',
+        call_id: part.id,
+        action: part.args,
+        status: 'completed',
+      } as ResponseInputItem;
+    case 'apply_patch_call':
+      return {
+        type: 'apply_patch_call',
+        call_id: part.id,
+        operation: part.args,
+        status: 'completed',
+      } as ResponseInputItem;
+    default:
+      return { type: 'function_call', call_id: part.id, name: part.name, arguments: toolArgumentsText(part) };
+  }
+}
+
+function toolResultItem(message: ToolResultMessage, kind: string | undefined): ResponseInputItem {
+  const text = () => message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  switch (kind) {
+    case 'custom_tool_call':
+      return {
+        type: 'custom_tool_call_output',
+        call_id: message.toolCallId,
+        output: toolOutput(message) as Extract<
+          ResponseInputItem,
+          { type: 'custom_tool_call_output' }
+        >['output'],
+      };
+    case 'local_shell_call':
+      return { type: 'local_shell_call_output', id: message.toolCallId, output: text() };
+    case 'shell_call':
+      return {
+        type: 'shell_call_output',
+        call_id: message.toolCallId,
+        output: [
+          { stdout: text(), stderr: '', outcome: { type: 'exit', exit_code: message.isError ? 1 : 0 } },
+        ],
+      };
+    case 'apply_patch_call':
+      return {
+        type: 'apply_patch_call_output',
+        call_id: message.toolCallId,
+        status: message.isError ? 'failed' : 'completed',
+        output: text(),
+      };
+    default:
+      return { type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message) };
+  }
 }
 
 function toolOutput(message: ToolResultMessage): string | ResponseFunctionCallOutputItem[] {

@@ -13,12 +13,19 @@ interface CompatDelta {
   reasoning?: unknown;
 }
 
+/** Fields some OpenAI-compatible servers add to the chunk (Perplexity's sources). */
+interface CompatChunk {
+  citations?: unknown;
+}
+
 /**
  * Chat Completions chunks → `ModelEvent`s, for choice 0. Text, refusals (streamed as text,
  * ending with `content-filter`), compat reasoning fields (→ thinking) and tool-call fragments
  * keyed by their wire `index`, so interleaved parallel calls stay apart. It keeps reading after
  * `finish_reason` (the usage chunk comes later); `flush` closes the calls, parses their
- * arguments and emits `usage` and `finish`.
+ * arguments and emits `usage` and `finish`. Compatible servers' variants are read too:
+ * `delta.content` as an array of parts (Mistral's magistral: `thinking` and `text` parts) and
+ * Perplexity-style `citations` (URLs, kept on the text part).
  *
  * @example
  * const mapper = new OpenAIChatChunkMapper('gpt-4o-mini', Date.now());
@@ -36,9 +43,14 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
   private usage: Usage | undefined;
   private model: string | undefined;
   private responseId: string | undefined;
+  private citations: string[] = [];
 
-  constructor(modelId: string, timestamp: number) {
-    this.draft = new AssistantDraft(modelId, timestamp);
+  /**
+   * @param textTools Free-form tools (string parameters), declared as `{ input }` functions:
+   *   their calls' arguments are unwrapped back to the string.
+   */
+  constructor(modelId: string, timestamp: number, textTools: ReadonlySet<string> = new Set()) {
+    this.draft = new AssistantDraft(modelId, timestamp, textTools);
   }
 
   get terminated(): boolean {
@@ -49,6 +61,8 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
     if (chunk.usage) this.usage = mapOpenAIChatUsage(chunk.usage);
     this.model ??= chunk.model || undefined;
     this.responseId ??= chunk.id || undefined;
+    const cited = (chunk as CompatChunk).citations;
+    if (Array.isArray(cited)) this.citations = cited.filter((url): url is string => typeof url === 'string');
     const events: ModelEvent[] = [];
     for (const choice of chunk.choices ?? []) {
       if (choice.index !== 0 && choice.index !== undefined) continue;
@@ -57,6 +71,7 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
       const reasoning = compat.reasoning_content ?? compat.reasoning;
       if (typeof reasoning === 'string') events.push(...this.draft.thinking('reasoning', reasoning));
       if (typeof delta.content === 'string') events.push(...this.draft.text('content', delta.content));
+      if (Array.isArray(delta.content)) events.push(...this.contentParts(delta.content as unknown[]));
       if (typeof delta.refusal === 'string' && delta.refusal) {
         this.refused = true;
         events.push(...this.draft.text('refusal', delta.refusal));
@@ -68,12 +83,41 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
   }
 
   flush(): ModelEvent[] {
-    return this.draft.finish({
-      reason: this.refused ? 'content-filter' : mapOpenAIFinishReason(this.finishReason),
-      ...(this.usage && { usage: this.usage }),
-      ...(this.model && { model: this.model }),
-      ...(this.responseId && { responseId: this.responseId }),
-    });
+    const text = this.draft.textOf('content');
+    const citations =
+      text !== undefined && this.citations.length > 0
+        ? this.draft.setPart('text', 'content', {
+            type: 'text',
+            text,
+            citations: this.citations.map((url) => ({ kind: 'url' as const, url, raw: url })),
+          })
+        : [];
+    return [
+      ...citations,
+      ...this.draft.finish({
+        reason: this.refused ? 'content-filter' : mapOpenAIFinishReason(this.finishReason),
+        ...(this.usage && { usage: this.usage }),
+        ...(this.model && { model: this.model }),
+        ...(this.responseId && { responseId: this.responseId }),
+      }),
+    ];
+  }
+
+  /** Mistral-style content parts: `{ type: 'text', text }` and `{ type: 'thinking', thinking: [{ type: 'text', text }] }`. */
+  private contentParts(parts: unknown[]): ModelEvent[] {
+    const events: ModelEvent[] = [];
+    for (const part of parts) {
+      if (typeof part !== 'object' || part === null) continue;
+      const { type, text, thinking } = part as { type?: unknown; text?: unknown; thinking?: unknown };
+      if (type === 'text' && typeof text === 'string') events.push(...this.draft.text('content', text));
+      if (type === 'thinking') {
+        const pieces = Array.isArray(thinking) ? thinking : [{ text: thinking }];
+        for (const piece of pieces as { text?: unknown }[]) {
+          if (typeof piece?.text === 'string') events.push(...this.draft.thinking('reasoning', piece.text));
+        }
+      }
+    }
+    return events;
   }
 
   partial(why: string): AssistantMessage {

@@ -1,17 +1,28 @@
 import type { AssistantMessage, ModelEvent } from '@rxagent/core';
-import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type {
+  Response,
+  ResponseOutputItem,
+  ResponseOutputMessage,
+  ResponseReasoningItem,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
 import { AssistantDraft, type DraftEnding } from './assistant-draft.js';
 import { mapOpenAIIncompleteReason } from './map-openai-finish-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-usage.js';
 import { InStreamError } from './openai-error.js';
 import type { ChunkMapper } from './openai-event-stream.js';
+import { citationsOf, generatedImage, nativeToolCall, providerPartOf } from './responses-output-items.js';
 
 /**
- * Responses API stream events → `ModelEvent`s. Output text and refusals → text, reasoning
- * summary / reasoning text → thinking, function calls → tool calls (the `call_id` is the
- * call's id), each part keyed by its `output_index`. The terminal event (`response.completed`,
- * `response.incomplete`) ends the stream; `response.failed` and `error` events throw
- * `InStreamError`. Unknown events (built-in tools, `keepalive`…) are ignored.
+ * Responses API stream events → `ModelEvent`s. Output text and refusals → text (with its
+ * annotations as `citations` and the message's `phase`), reasoning summary / reasoning text →
+ * thinking (completed with the item's `id` and `encrypted_content`), function calls, custom
+ * tool calls, `local_shell_call`, `shell_call` and `apply_patch_call` → tool calls (the
+ * `call_id` is the call's id), built-in server tools' items → opaque provider parts (a
+ * generated image also as an image part), each part keyed by its `output_index`. The terminal
+ * event (`response.completed`, `response.incomplete`) ends the stream; `response.failed` and
+ * `error` events throw `InStreamError`. Progress events of server tools and `keepalive` are
+ * ignored: their items arrive whole in `response.output_item.done`.
  *
  * @example
  * const mapper = new OpenAIResponsesEventMapper('gpt-5-mini', Date.now());
@@ -55,6 +66,7 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
       case 'response.reasoning_text.delta':
         return this.draft.thinking(`${event.output_index}:text:${event.content_index}`, event.delta);
       case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta':
         return this.draft.callDelta(String(event.output_index), event.delta);
       case 'response.function_call_arguments.done':
         this.draft.setCallArguments(String(event.output_index), event.arguments);
@@ -83,20 +95,77 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
   }
 
   private itemAdded(outputIndex: number, item: ResponseOutputItem): ModelEvent[] {
-    if (item.type !== 'function_call') return [];
     const key = String(outputIndex);
-    return [
-      ...this.draft.startCall(key, item.call_id, item.name),
-      ...this.draft.callDelta(key, item.arguments),
-    ];
+    if (item.type === 'function_call') {
+      return [
+        ...this.draft.startCall(key, item.call_id, item.name),
+        ...this.draft.callDelta(key, item.arguments),
+      ];
+    }
+    if (item.type === 'custom_tool_call') {
+      return [
+        ...this.draft.startCall(key, item.call_id, item.name),
+        ...this.draft.callDelta(key, item.input),
+      ];
+    }
+    return [];
   }
 
   private itemDone(outputIndex: number, item: ResponseOutputItem): ModelEvent[] {
-    if (item.type !== 'function_call') return [];
     const key = String(outputIndex);
-    const events = this.draft.startCall(key, item.call_id, item.name);
-    if (typeof item.arguments === 'string') this.draft.setCallArguments(key, item.arguments);
-    return [...events, ...this.draft.endCall(key)];
+    switch (item.type) {
+      case 'function_call': {
+        const events = this.draft.startCall(key, item.call_id, item.name);
+        if (typeof item.arguments === 'string') this.draft.setCallArguments(key, item.arguments);
+        return [...events, ...this.draft.endCall(key)];
+      }
+      case 'message':
+        return this.messageDone(key, item);
+      case 'reasoning':
+        return this.reasoningDone(key, item);
+      default: {
+        const call = nativeToolCall(item);
+        if (call) return this.draft.endCallWith(key, call);
+        const image = generatedImage(item);
+        return [
+          ...this.draft.setPart('part', key, providerPartOf(item)),
+          ...(image ? this.draft.setPart('part', `${key}:image`, image) : []),
+        ];
+      }
+    }
+  }
+
+  /** Text parts get their citations and phase, which only the finished item carries. */
+  private messageDone(key: string, item: ResponseOutputMessage): ModelEvent[] {
+    const phase = (item as { phase?: string | null }).phase ?? undefined;
+    return item.content.flatMap((content, contentIndex) => {
+      if (content.type !== 'output_text') return [];
+      const citations = citationsOf(content.annotations);
+      if (citations.length === 0 && !phase) return [];
+      return this.draft.setPart('text', `${key}:${contentIndex}`, {
+        type: 'text',
+        text: content.text,
+        ...(citations.length > 0 && { citations }),
+        ...(phase && { phase }),
+      });
+    });
+  }
+
+  /**
+   * Each thinking part of a reasoning item gets the item's id and encrypted content, so the
+   * converter can send the item back whole (and a reasoning model keeps its chain of thought
+   * across tool calls without server storage). An item with no visible text still gets a part.
+   */
+  private reasoningDone(key: string, item: ResponseReasoningItem): ModelEvent[] {
+    const meta = { id: item.id, ...(item.encrypted_content && { encrypted: item.encrypted_content }) };
+    const texts = [
+      ...item.summary.map((summary, i) => [`${key}:summary:${i}`, summary.text] as const),
+      ...(item.content ?? []).map((content, i) => [`${key}:text:${i}`, content.text] as const),
+    ];
+    if (texts.length === 0) texts.push([`${key}:summary:0`, '']);
+    return texts.flatMap(([partKey, text]) =>
+      this.draft.setPart('thinking', partKey, { type: 'thinking', text, ...meta }),
+    );
   }
 
   private note(response: Response | undefined): void {

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ChatModel, ChatRequest, ModelEvent } from '@rxagent/core';
+import { textToolNames } from '@rxagent/core/provider';
 import { OpenAIChatChunkMapper } from './map-openai-chat-chunk.js';
 import { openAIModelSettings, type OpenAIModelSettings } from './openai-client.js';
 import { openAIChatBody } from './openai-chat-request.js';
@@ -26,14 +27,14 @@ export class OpenAIChatModel implements ChatModel {
     this.settings = openAIModelSettings(options);
   }
 
-  /** Streams one completion; cold: the request starts on subscribe, unsubscribing aborts it. */
+  /** Streams one completion (free-form tools are declared as `{ input }` functions); cold: the request starts on subscribe, unsubscribing aborts it. */
   stream(request: ChatRequest): Observable<ModelEvent> {
     const { modelId, settings } = this;
     return openaiEventStream({
       modelId,
       ...settings,
       open: (client, options) => client.chat.completions.create(openAIChatBody(modelId, request), options),
-      createMapper: (timestamp) => new OpenAIChatChunkMapper(modelId, timestamp),
+      createMapper: (timestamp) => new OpenAIChatChunkMapper(modelId, timestamp, textToolNames(request)),
     });
   }
 }

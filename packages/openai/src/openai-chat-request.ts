@@ -7,10 +7,11 @@ import type {
 import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { reasoningEffort } from './openai-request-parts.js';
+import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
 
 /**
  * The Chat Completions request body for a `ChatRequest`: messages, function tools (`strict`
- * only where a tool asks), `tool_choice` (only with tools), `max_completion_tokens`,
+ * only where a tool asks, its schema then rewritten to the strict subset), `tool_choice` (only with tools), `max_completion_tokens`,
  * `temperature`, `reasoning_effort`, `response_format`, then `providerOptions.openai` spread
  * on top; `stream: true` with usage always.
  *
@@ -60,10 +61,24 @@ function chatTool(spec: ToolSpec): ChatCompletionFunctionTool {
     function: {
       name: spec.name,
       description: spec.description,
-      parameters: spec.parameters,
+      parameters: chatParameters(spec),
       ...(spec.strict && { strict: true }),
     },
   };
+}
+
+function chatParameters(spec: ToolSpec): Record<string, unknown> {
+  // A free-form tool (string parameters) takes its text as the one property `input`.
+  const parameters =
+    spec.parameters.type === 'string'
+      ? {
+          type: 'object',
+          properties: { input: spec.parameters },
+          required: ['input'],
+          additionalProperties: false,
+        }
+      : spec.parameters;
+  return spec.strict ? toOpenAIStrictSchema(parameters, spec.name) : parameters;
 }
 
 function chatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {

@@ -171,6 +171,8 @@ describe('what the server receives', () => {
     await collect(testModel(server, { api: 'responses' }).stream(request));
     expect(server.requests[0]!.body).toEqual({
       model: 'gpt-test',
+      // Reasoning is asked for and nothing is stored: its encrypted content comes back to us.
+      include: ['reasoning.encrypted_content'],
       instructions: 'You are terse.\n\nAnswer in English.',
       input: [
         { role: 'system', content: 'Mid-run note.' },

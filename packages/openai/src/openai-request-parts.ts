@@ -48,6 +48,8 @@ function guessMimeType(base64: string): string {
  */
 export function toolArgumentsText(call: ToolCallPart): string {
   if (call.argsError !== undefined && call.argsText !== undefined) return call.argsText;
+  // A free-form tool's text goes back in the `{ input }` shape it was declared with.
+  if (typeof call.args === 'string') return JSON.stringify({ input: call.args });
   return JSON.stringify(call.args ?? {});
 }
 

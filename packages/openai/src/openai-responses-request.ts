@@ -1,19 +1,24 @@
 import type { ChatRequest, ToolChoice, ToolSpec } from '@rxagent/core';
 import type {
-  FunctionTool,
   ResponseCreateParamsStreaming,
   ResponseTextConfig,
+  Tool,
+  ToolChoiceCustom,
   ToolChoiceFunction,
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input.js';
 import { reasoningEffort, systemText } from './openai-request-parts.js';
+import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
 
 /**
  * The Responses API request body for a `ChatRequest`: `instructions` (the system prompt),
- * `input`, function tools (`strict: false` unless a tool asks, since the Responses API
- * would otherwise default to strict), `tool_choice` (only with tools), `max_output_tokens`,
- * `temperature`, `reasoning.effort`, `text.format`, `store: false`, then
+ * `input`, tools (function tools with `strict: false` unless a tool asks — then its schema is
+ * rewritten to the strict subset —, free-form tools with string parameters as `custom`
+ * tools, a tool's own `providerTools.openai` declaration as is), `tool_choice` (only with
+ * tools), `max_output_tokens`, `temperature`, `reasoning.effort`, `text.format`,
+ * `store: false` with `include: ['reasoning.encrypted_content']` when reasoning is asked for
+ * (so reasoning survives between calls without server storage), then
  * `providerOptions.openai` spread on top; `stream: true` always.
  *
  * @example
@@ -21,15 +26,17 @@ import { reasoningEffort, systemText } from './openai-request-parts.js';
  * // { model: 'gpt-5-mini', instructions: 'Be brief.', input: [...], store: false, stream: true }
  */
 export function openAIResponsesBody(modelId: string, request: ChatRequest): ResponseCreateParamsStreaming {
+  const options = request.providerOptions?.openai ?? {};
   const body: Record<string, unknown> = {
     model: modelId,
-    input: convertToOpenAIResponsesInput(request.messages),
+    input: convertToOpenAIResponsesInput(request.messages, { store: options.store === true }),
   };
   const instructions = systemText(request.system);
   if (instructions !== undefined) body.instructions = instructions;
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map(responsesTool);
-    if (request.toolChoice !== undefined) body.tool_choice = responsesToolChoice(request.toolChoice);
+    if (request.toolChoice !== undefined)
+      body.tool_choice = responsesToolChoice(request.toolChoice, request.tools);
   }
   if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -38,21 +45,36 @@ export function openAIResponsesBody(modelId: string, request: ChatRequest): Resp
   const text = textConfig(request.responseFormat);
   if (text) body.text = text;
   body.store = false;
-  return { ...body, ...request.providerOptions?.openai, stream: true };
+  if (effort && options.store !== true) body.include = ['reasoning.encrypted_content'];
+  return { ...body, ...options, stream: true };
 }
 
-function responsesTool(spec: ToolSpec): FunctionTool {
+function responsesTool(spec: ToolSpec): Tool {
+  const own = spec.providerTools?.openai;
+  if (own)
+    return (own.type === 'custom'
+      ? { name: spec.name, description: spec.description, ...own }
+      : own) as unknown as Tool;
+  if (spec.parameters.type === 'string')
+    return { type: 'custom', name: spec.name, description: spec.description };
   return {
     type: 'function',
     name: spec.name,
     description: spec.description,
-    parameters: spec.parameters,
+    parameters: spec.strict ? toOpenAIStrictSchema(spec.parameters, spec.name) : spec.parameters,
     strict: spec.strict ?? false,
   };
 }
 
-function responsesToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
-  return typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
+function responsesToolChoice(
+  choice: ToolChoice,
+  tools: readonly ToolSpec[],
+): ToolChoiceOptions | ToolChoiceFunction | ToolChoiceCustom {
+  if (typeof choice === 'string') return choice;
+  const spec = tools.find((tool) => tool.name === choice.name);
+  return spec?.parameters.type === 'string'
+    ? { type: 'custom', name: choice.name }
+    : { type: 'function', name: choice.name };
 }
 
 function textConfig(format: ChatRequest['responseFormat']): ResponseTextConfig | undefined {

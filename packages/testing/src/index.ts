@@ -14,6 +14,7 @@ export {
 } from './model-builders.js';
 export type { BuilderOptions, ScriptedCall, ScriptedTurn } from './model-builders.js';
 export { encodeSse, startSseTestServer } from './sse-test-server.js';
+export { recordedStream } from './recorded-stream.js';
 export type { RecordedRequest, SseEvent, SseScript, SseStep, SseTestServer } from './sse-test-server.js';
 export { collectEvents, eventTypes, settleRun } from './run-helpers.js';
 export { secretLeaks } from './secret-leaks.js';

@@ -25,10 +25,59 @@ export interface Usage {
   costUsd?: number;
 }
 
-/** Plain text content. @example const part: TextPart = { type: 'text', text: 'Hello' }; */
+/**
+ * A source the model cited for a span of its text (OpenAI `output_text` annotations,
+ * Anthropic `citations`, Perplexity-style `citations`). `raw` keeps the provider's own object
+ * so nothing is lost; `start`/`end` are character offsets into the part's text when known.
+ *
+ * @example
+ * const c: Citation = { kind: 'url', url: 'https://example.com', title: 'Example', start: 0, end: 7 };
+ */
+export interface Citation {
+  kind: 'url' | 'file' | 'document' | 'search-result' | 'other';
+  url?: string;
+  title?: string;
+  fileId?: string;
+  citedText?: string;
+  start?: number;
+  end?: number;
+  /** The provider's original object, sent back verbatim to the same provider. */
+  raw?: unknown;
+}
+
+/**
+ * Plain text content. On assistant messages, `citations` lists the sources the model cited
+ * and `phase` keeps OpenAI's message phase (`commentary` before tool calls, `final_answer`).
+ *
+ * @example
+ * const part: TextPart = { type: 'text', text: 'Hello' };
+ */
 export interface TextPart {
   type: 'text';
   text: string;
+  citations?: Citation[];
+  phase?: string;
+}
+
+/**
+ * Content only one provider understands (a built-in server tool's call or result, a compaction
+ * item…), kept opaque so it round-trips: the adapter of `provider` sends `data` back verbatim
+ * on the next request, other adapters leave it out. `text` is a readable rendering for people
+ * and UIs (a web search's query and results…), never sent to a model.
+ *
+ * @example
+ * const part: ProviderPart = {
+ *   type: 'provider', provider: 'anthropic', kind: 'server_tool_use',
+ *   data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'rxjs' } },
+ *   text: 'web_search: rxjs',
+ * };
+ */
+export interface ProviderPart {
+  type: 'provider';
+  provider: string;
+  kind: string;
+  data: unknown;
+  text?: string;
 }
 
 /**
@@ -46,7 +95,8 @@ export interface ImagePart {
 
 /**
  * Model reasoning. `signature` (Anthropic) must be replayed verbatim; `redacted` holds opaque
- * redacted-thinking data.
+ * redacted-thinking data (Anthropic); `encrypted` holds OpenAI's `encrypted_content` and `id`
+ * the reasoning item's id, sent back so reasoning models keep their chain across tool calls.
  *
  * @example
  * const part: ThinkingPart = { type: 'thinking', text: 'Let me check the files first.', signature: 'EqQB...' };
@@ -56,6 +106,8 @@ export interface ThinkingPart {
   text: string;
   signature?: string;
   redacted?: string;
+  encrypted?: string;
+  id?: string;
 }
 
 /**
@@ -72,7 +124,22 @@ export interface ToolCallPart {
   args: unknown;
   argsText?: string;
   argsError?: string;
+  /**
+   * The provider's kind of call when it is not a plain function call (OpenAI `custom_tool_call`,
+   * `local_shell_call`, `shell_call`, `apply_patch_call`), so the result goes back in the same kind.
+   */
+  providerKind?: string;
+  /** The provider's id of the call item, when it differs from `id` (OpenAI Responses `fc_…`). */
+  itemId?: string;
 }
+
+/**
+ * What an assistant message may hold.
+ *
+ * @example
+ * const parts: AssistantPart[] = [{ type: 'text', text: 'Reading it.' }, { type: 'tool-call', id: 'c1', name: 'read', args: {} }];
+ */
+export type AssistantPart = TextPart | ThinkingPart | ToolCallPart | ImagePart | ProviderPart;
 
 /** A system prompt kept in the transcript. @example const m: SystemMessage = { role: 'system', content: 'Be brief.', timestamp: 0 }; */
 export interface SystemMessage {
@@ -99,7 +166,7 @@ export interface UserMessage {
  */
 export interface AssistantMessage {
   role: 'assistant';
-  content: (TextPart | ThinkingPart | ToolCallPart)[];
+  content: AssistantPart[];
   stopReason: FinishReason;
   usage: Usage;
   provider: string;
@@ -109,6 +176,11 @@ export interface AssistantMessage {
   errorMessage?: string;
   /** Provider's id of the response, when it has one. */
   responseId?: string;
+  /**
+   * What the provider reported about the message beyond its content, kept as sent
+   * (Anthropic `context_management` and code-execution `container`, OpenAI `incomplete_details`…).
+   */
+  providerMetadata?: Record<string, unknown>;
 }
 
 /**

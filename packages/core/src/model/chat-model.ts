@@ -22,6 +22,12 @@ export interface ToolSpec {
   parameters: JSONSchema;
   /** Ask the provider for strict schema adherence (OpenAI `strict`). */
   strict?: boolean;
+  /**
+   * The provider's own declaration of this tool, keyed by provider name, sent instead of a
+   * function declaration by that provider's adapter (OpenAI `{ type: 'shell' }`,
+   * `{ type: 'apply_patch' }`, a custom tool's grammar…). Other adapters send the function.
+   */
+  providerTools?: Record<string, Record<string, unknown>>;
 }
 
 /** How the model may use tools. @example const choice: ToolChoice = { type: 'tool', name: 'finish' }; */

@@ -1,10 +1,10 @@
 import { InvalidModelEventError } from '../errors/agent-errors.js';
 import type { MessageDelta } from '../events/agent-event.js';
 import { emptyUsage } from '../messages/usage.js';
-import type { AssistantMessage, TextPart, ThinkingPart, ToolCallPart } from '../messages/types.js';
+import type { AssistantMessage, AssistantPart, ThinkingPart, ToolCallPart } from '../messages/types.js';
 import type { ModelEvent } from './model-event.js';
 
-type Part = TextPart | ThinkingPart | ToolCallPart;
+type Part = AssistantPart;
 
 /**
  * Folds `ModelEvent`s into the partial assistant message, one immutable snapshot per delta
@@ -61,7 +61,10 @@ export class MessageBuilder {
       }
       case 'thinking-delta':
         this.update('thinking', event.index, (p) => {
-          const part: ThinkingPart = { type: 'thinking', text: this.grow(textOf(p), event.text) };
+          const part: ThinkingPart =
+            p?.type === 'thinking'
+              ? { ...p, text: this.grow(p.text, event.text) }
+              : { type: 'thinking', text: this.grow('', event.text) };
           const signature = event.signature ?? (p?.type === 'thinking' ? p.signature : undefined);
           if (signature !== undefined) part.signature = signature;
           return part;
@@ -99,6 +102,9 @@ export class MessageBuilder {
         this.update('call', event.index, () => call);
         return undefined;
       }
+      case 'part':
+        this.setPart(event.index, event.part);
+        return undefined;
       case 'usage':
         this.message = withParts(this.message, this.message.content, event.usage);
         return undefined;
@@ -123,6 +129,29 @@ export class MessageBuilder {
       flatten(grown);
     }
     return grown;
+  }
+
+  /** Puts a whole part at `index`, where a streamed part of that index already sits if any. */
+  private setPart(index: number, part: Part): void {
+    if (typeof part !== 'object' || part === null || typeof (part as { type?: unknown }).type !== 'string') {
+      throw new InvalidModelEventError(
+        `The model set part ${index} to something that is not a part: ${JSON.stringify(part)}.`,
+      );
+    }
+    const positions = (this.positions ??= new Map<string, number>());
+    const position =
+      this.textPositions?.get(index) ??
+      positions.get(`thinking:${index}`) ??
+      positions.get(`call:${index}`) ??
+      positions.get(`part:${index}`);
+    const content = this.message.content.slice();
+    if (position === undefined) {
+      positions.set(`part:${index}`, content.length);
+      content.push(part);
+    } else {
+      content[position] = part;
+    }
+    this.message = withParts(this.message, content, this.message.usage);
   }
 
   private update(kind: 'thinking' | 'call', index: number, next: (prev: Part | undefined) => Part): void {
@@ -156,6 +185,7 @@ function withParts(m: AssistantMessage, content: Part[], usage: AssistantMessage
   };
   if (m.errorMessage !== undefined) next.errorMessage = m.errorMessage;
   if (m.responseId !== undefined) next.responseId = m.responseId;
+  if (m.providerMetadata !== undefined) next.providerMetadata = m.providerMetadata;
   return next;
 }
 
@@ -165,5 +195,5 @@ function flatten(text: string): void {
 }
 
 function textOf(part: Part | undefined): string {
-  return part && part.type !== 'tool-call' ? part.text : '';
+  return part && (part.type === 'text' || part.type === 'thinking') ? part.text : '';
 }

@@ -1,9 +1,17 @@
-import type { AssistantMessage, FinishReason, ToolCallPart, Usage } from '../messages/types.js';
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  ToolCallPart,
+  Usage,
+} from '../messages/types.js';
 
 /**
  * What a `ChatModel` stream emits. `index` is the position of the content part in the
  * assistant message being built, so interleaved parallel tool calls stay apart. The stream
- * ends with one `finish` carrying the complete message.
+ * ends with one `finish` carrying the complete message. `part` sets a whole part at once (a
+ * provider part, a generated image, or a streamed part completed with what only its end
+ * carries: citations, an encrypted reasoning payload, redacted thinking).
  *
  * @example
  * const events: ModelEvent[] = [
@@ -15,6 +23,7 @@ import type { AssistantMessage, FinishReason, ToolCallPart, Usage } from '../mes
 export type ModelEvent =
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'thinking-delta'; index: number; text: string; signature?: string }
+  | { type: 'part'; index: number; part: AssistantPart }
   | { type: 'toolcall-start'; index: number; id: string; name: string }
   | { type: 'toolcall-delta'; index: number; argsText: string }
   | { type: 'toolcall-end'; index: number; call: ToolCallPart }

@@ -39,6 +39,7 @@ describe('the public surface of @rxagent/core', () => {
       'isRetryableStatus',
       'redactSecret',
       'secretFreeCause',
+      'textToolNames',
     ]);
   });
 });

@@ -104,6 +104,13 @@ export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly strict?: boolean;
   /** Keep the schema out of requests until `tool_search` activates it (see `withToolSearch`). */
   readonly deferred?: boolean;
+  /**
+   * The provider's own declaration of the tool, keyed by provider name (see `ToolSpec`):
+   * `{ openai: { type: 'shell' } }` makes OpenAI's hosted shell call this tool. A tool whose
+   * parameters are a plain string (`z.string()`) is a free-form tool: OpenAI declares it as a
+   * `custom` tool and the call's arguments are the model's raw text.
+   */
+  readonly providerTools?: Record<string, Record<string, unknown>>;
   /** Business rules, cheap and without side effects: return (or throw) a string to refuse. */
   validate?(args: TArgs, ctx: ToolContext): void | string | PromiseLike<void | string>;
   /** What the call would do, shown before approval (`tool-update { kind: 'preview' }`). */

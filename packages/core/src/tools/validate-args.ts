@@ -93,7 +93,10 @@ export function validateToolCall(tool: AnyTool, call: ToolCallPart): ArgsValidat
         `Raw arguments: ${clip(call.argsText ?? '', 2000)}\nSend the arguments as one valid JSON object.`,
     };
   }
-  const args = call.args === undefined || call.args === null || call.args === '' ? {} : call.args;
+  // A free-form tool (string parameters) takes the model's text as is, the empty text too.
+  const freeForm = toolParametersJsonSchema(tool.parameters).type === 'string';
+  const args =
+    !freeForm && (call.args === undefined || call.args === null || call.args === '') ? {} : call.args;
   const result = validateWithSchema(tool.parameters, args);
   if (result.ok) return { ok: true, args: result.value };
   const lines = result.issues
@@ -143,5 +146,6 @@ export function toToolSpec(tool: AnyTool): ToolSpec {
     parameters: toolParametersJsonSchema(tool.parameters),
   };
   if (tool.strict !== undefined) spec.strict = tool.strict;
+  if (tool.providerTools !== undefined) spec.providerTools = tool.providerTools;
   return spec;
 }
