@@ -3,12 +3,14 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Agent } from '@rxagent/core';
+import { McpConnectionError, mcpTools, type McpToolset } from '@rxagent/mcp';
 import { readOnlyTools } from '@rxagent/tools';
 import { chooseModel, type ModelChoice } from './choose-model.js';
 import { describeError } from './describe-error.js';
 import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
 import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
+import { mcpServersFromFlags } from './mcp-servers.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
 
 const EXIT_OK = 0;
@@ -64,9 +66,19 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
 
+  let mcp: McpToolset | undefined;
+  try {
+    mcp = args.mcp.length > 0 ? await mcpTools(mcpServersFromFlags(args.mcp)) : undefined;
+  } catch (error) {
+    if (!McpConnectionError.isInstance(error) && !(error instanceof UsageError)) throw error;
+    err.write(`${error.message}\n`);
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
+  }
+  if (mcp) notices.write(`MCP tools: ${mcp.tools.map((t) => t.name).join(', ') || '(none)'}\n`);
+
   const agent = new Agent({
     model: choice.model,
-    tools: readOnlyTools({ root: dir }),
+    tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
     system: SYSTEM,
     maxSteps: args.maxSteps,
   });
@@ -103,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
     code = EXIT_FAILED;
   } finally {
     subscription.unsubscribe();
+    await mcp?.close();
   }
 
   if (dashboard) {

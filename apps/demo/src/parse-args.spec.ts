@@ -12,6 +12,7 @@ describe('parseDemoArgs', () => {
       dashboard: false,
       port: 0,
       maxSteps: 12,
+      mcp: [],
       help: false,
     });
   });

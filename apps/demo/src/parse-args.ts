@@ -40,6 +40,8 @@ export interface DemoArgs {
   /** Dashboard port (0: a free one). */
   port: number;
   maxSteps: number;
+  /** MCP servers to start (`--mcp "<command> <args…>"`, repeatable): their tools join the demo's. */
+  mcp: string[];
   help: boolean;
 }
 
@@ -73,6 +75,8 @@ Options:
   --base-url <url>      an OpenAI-compatible server (Ollama, vLLM, LM Studio…), e.g.
                         http://127.0.0.1:11434/v1; no key needed
   --max-steps <n>       model calls at most (default ${DEFAULT_MAX_STEPS})
+  --mcp "<cmd> <args…>"  start an MCP server over stdio and offer its tools too (repeatable),
+                        e.g. --mcp "npx -y @modelcontextprotocol/server-everything"
   --json                print the run's events as JSON lines on stdout
   --dashboard           also show the run in the live dashboard; it stays up until Ctrl-C
   --port <n>            the dashboard's port (default: a free one)
@@ -116,6 +120,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     dashboard: values.dashboard,
     port: integer(values.port, '--port', 0, 65535),
     maxSteps: integer(values['max-steps'], '--max-steps', 1, 1000),
+    mcp: (values.mcp ?? []).map((command) => nonEmpty(command, '--mcp') as string),
     help: values.help,
   };
 }
@@ -134,6 +139,7 @@ function parse(args: string[]) {
       json: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
+      mcp: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -14,7 +14,11 @@ import type { StopGuard } from '../stop/stop-condition.js';
 import type { StopSignal } from '../stop/stop-signal.js';
 import { AppendLog } from '../util/append-log.js';
 import type { MessageQueue } from './message-queue.js';
+import type { ToolSpec } from '../model/chat-model.js';
+import type { AnyTool } from '../tools/tool.js';
+import { toToolSpec } from '../tools/validate-args.js';
 import type { RunFacts, SteeringQueue } from './run-facts.js';
+import { toolMap } from './run-scope.js';
 
 const TURN = Symbol.for('rxagent.turn');
 
@@ -36,6 +40,13 @@ interface TurnFields {
   readonly guards: readonly StopGuard[];
   readonly toolErrors: ReadonlyMap<string, number>;
   readonly lengthRecoveries: number;
+  readonly toolSet?: ToolSet;
+}
+
+/** Tools that replace the run's from some turn on (`withTools`). */
+interface ToolSet {
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly specs: readonly ToolSpec[];
 }
 
 /**
@@ -92,6 +103,7 @@ export class Turn {
   readonly toolErrors: ReadonlyMap<string, number>;
   /** Output-length recoveries so far in the run. */
   readonly lengthRecoveries: number;
+  private readonly toolSet?: ToolSet;
   private readonly log: AppendLog<AgentMessage>;
   private readonly modelLog: AppendLog<Message>;
   private readonly stepLog: AppendLog<StepResult>;
@@ -115,6 +127,7 @@ export class Turn {
     this.guards = fields.guards;
     this.toolErrors = fields.toolErrors;
     this.lengthRecoveries = fields.lengthRecoveries;
+    this.toolSet = fields.toolSet;
   }
 
   /**
@@ -244,6 +257,26 @@ export class Turn {
     return this.copy({ followUps: [...this.followUps, queue] });
   }
 
+  /**
+   * This turn, and the turns after it, offering `tools` to the model instead of the run's tools:
+   * for tool lists that change during a run (an MCP server's `listChanged`). The rest of the
+   * run's facts stay as they are. Throws an `AgentConfigError` for malformed tools or duplicate names.
+   */
+  withTools(tools: readonly AnyTool[]): Turn {
+    const map = toolMap(tools);
+    return this.copy({ toolSet: { tools: map, specs: Object.freeze([...map.values()].map(toToolSpec)) } });
+  }
+
+  /** The tools the model is offered this turn: the run's, unless `withTools` changed them. */
+  get tools(): ReadonlyMap<string, AnyTool> {
+    return this.toolSet?.tools ?? this.run.tools;
+  }
+
+  /** The tools as the model sees them this turn. */
+  get toolSpecs(): readonly ToolSpec[] {
+    return this.toolSet?.specs ?? this.run.toolSpecs;
+  }
+
   /** This turn with one more stop guard. */
   withGuard(guard: StopGuard): Turn {
     if (this.guards.includes(guard)) return this;
@@ -279,6 +312,7 @@ export class Turn {
       guards: this.guards,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
+      toolSet: this.toolSet,
     });
   }
 
@@ -309,6 +343,7 @@ export class Turn {
       guards: this.guards,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
+      toolSet: this.toolSet,
       ...changes,
     });
   }

@@ -58,7 +58,7 @@ interface Group {
 function groupsOf(turn: Turn, calls: readonly ToolCallPart[]): Group[] {
   const groups: Group[] = [];
   calls.forEach((call, i) => {
-    const safe = flag(turn.run.tools.get(call.name)?.concurrencySafe, call.args, true);
+    const safe = flag(turn.tools.get(call.name)?.concurrencySafe, call.args, true);
     const last = groups[groups.length - 1];
     if (safe && last?.safe) last.indexes.push(i);
     else groups.push({ safe, indexes: [i] });
@@ -130,7 +130,7 @@ export function runToolBatch(
       defer(() => {
         if (steered()) return EMPTY; // left for the skipped results at the end
         const call = calls[i] as ToolCallPart;
-        const tool = run.tools.get(call.name);
+        const tool = turn.tools.get(call.name);
         const start: AgentEvent = {
           type: 'tool-start',
           toolCallId: call.id,
@@ -148,7 +148,7 @@ export function runToolBatch(
           runId: run.runId,
           call,
           tool,
-          tools: run.tools,
+          tools: turn.tools,
           scheduler: run.scheduler,
           messages: turn.messages,
           timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,

@@ -1,13 +1,31 @@
 import type { RunFacts } from '../loop/run-facts.js';
 import type { Turn } from '../loop/turn.js';
 import type { ToolSpec } from '../model/chat-model.js';
+import type { AnyTool } from './tool.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { activatedTools, TOOL_SEARCH_NAME } from './tool-search.js';
 
 interface Scan {
-  readonly deferred: ReadonlySet<string>;
   count: number;
   active: Set<string>;
+}
+
+// Per tool list (a turn may change it with `withTools`): the names of its deferred tools.
+const deferredNames = new WeakMap<ReadonlyMap<string, AnyTool>, ReadonlySet<string>>();
+
+function deferredOf(tools: ReadonlyMap<string, AnyTool>): ReadonlySet<string> {
+  let names = deferredNames.get(tools);
+  if (!names) {
+    names = new Set([...tools.values()].filter((t) => t.deferred === true).map((t) => t.name));
+    if (names.size > 0 && !tools.has(TOOL_SEARCH_NAME)) {
+      throw new AgentConfigError(
+        `The tools ${[...names].map((n) => `"${n}"`).join(', ')} are deferred but the run has no ` +
+          `"${TOOL_SEARCH_NAME}" tool to activate them: pass the tools through withToolSearch(tools).`,
+      );
+    }
+    deferredNames.set(tools, names);
+  }
+  return names;
 }
 
 // Per run: the transcript grows by appends, so each call scans only the messages added since
@@ -23,20 +41,13 @@ const scans = new WeakMap<RunFacts, Scan>();
  * const tools = visibleToolSpecs(turn);
  */
 export function visibleToolSpecs(turn: Turn): readonly ToolSpec[] {
-  const { run } = turn;
-  let scan = scans.get(run);
+  const deferred = deferredOf(turn.tools);
+  if (deferred.size === 0) return turn.toolSpecs;
+  let scan = scans.get(turn.run);
   if (!scan) {
-    const deferred = new Set([...run.tools.values()].filter((t) => t.deferred === true).map((t) => t.name));
-    if (deferred.size > 0 && !run.tools.has(TOOL_SEARCH_NAME)) {
-      throw new AgentConfigError(
-        `The tools ${[...deferred].map((n) => `"${n}"`).join(', ')} are deferred but the run has no ` +
-          `"${TOOL_SEARCH_NAME}" tool to activate them: pass the tools through withToolSearch(tools).`,
-      );
-    }
-    scan = { deferred, count: 0, active: new Set() };
-    scans.set(run, scan);
+    scan = { count: 0, active: new Set() };
+    scans.set(turn.run, scan);
   }
-  if (scan.deferred.size === 0) return run.toolSpecs;
   const messages = turn.messages;
   if (messages.length < scan.count) {
     scan.active = new Set();
@@ -45,5 +56,5 @@ export function visibleToolSpecs(turn: Turn): readonly ToolSpec[] {
   activatedTools(messages, scan.active, scan.count);
   scan.count = messages.length;
   const active = scan.active;
-  return run.toolSpecs.filter((spec) => !scan.deferred.has(spec.name) || active.has(spec.name));
+  return turn.toolSpecs.filter((spec) => !deferred.has(spec.name) || active.has(spec.name));
 }
