@@ -12,6 +12,8 @@ import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './
 import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
 import { mcpServersFromFlags } from './mcp-servers.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
+import { otlpTracing } from './otlp-tracing.js';
+import { StepTimeline } from './step-timeline.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -76,12 +78,16 @@ async function main(argv: string[]): Promise<number> {
   }
   if (mcp) notices.write(`MCP tools: ${mcp.tools.map((t) => t.name).join(', ') || '(none)'}\n`);
 
+  const tracing = args.traceOtlpUrl ? otlpTracing(args.traceOtlpUrl) : undefined;
   const agent = new Agent({
     model: choice.model,
     tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
     system: SYSTEM,
     maxSteps: args.maxSteps,
+    ...(tracing ? { instrument: tracing.instrument } : {}),
   });
+  const timeline = args.timeline ? new StepTimeline(() => Date.now()) : undefined;
+  const timelineSubscription = timeline && agent.events$.subscribe((event) => timeline.see(event));
   let aborted = false;
   onInterrupt = () => {
     aborted = true;
@@ -116,6 +122,14 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     subscription.unsubscribe();
     await mcp?.close();
+    timelineSubscription?.unsubscribe();
+  }
+  if (timeline) notices.write(timeline.format());
+  if (tracing) {
+    await tracing.shutdown().catch((error: unknown) => {
+      err.write(`--trace: the spans could not be exported (${describeError(error)}).\n`);
+    });
+    notices.write(`Spans sent over OTLP/HTTP to ${args.traceOtlpUrl ?? ''}\n`);
   }
 
   if (dashboard) {

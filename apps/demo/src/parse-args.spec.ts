@@ -13,6 +13,7 @@ describe('parseDemoArgs', () => {
       port: 0,
       maxSteps: 12,
       mcp: [],
+      timeline: false,
       help: false,
     });
   });

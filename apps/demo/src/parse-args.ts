@@ -42,6 +42,10 @@ export interface DemoArgs {
   maxSteps: number;
   /** MCP servers to start (`--mcp "<command> <args…>"`, repeatable): their tools join the demo's. */
   mcp: string[];
+  /** Print a per-step summary at the end. */
+  timeline: boolean;
+  /** Export spans over OTLP/HTTP to this URL (`--trace otlp=<url>`). */
+  traceOtlpUrl?: string;
   help: boolean;
 }
 
@@ -78,6 +82,9 @@ Options:
   --mcp "<cmd> <args…>"  start an MCP server over stdio and offer its tools too (repeatable),
                         e.g. --mcp "npx -y @modelcontextprotocol/server-everything"
   --json                print the run's events as JSON lines on stdout
+  --timeline            print where each step spent its time at the end
+  --trace otlp=<url>    export OpenTelemetry spans over OTLP/HTTP, e.g.
+                        otlp=http://127.0.0.1:4318/v1/traces
   --dashboard           also show the run in the live dashboard; it stays up until Ctrl-C
   --port <n>            the dashboard's port (default: a free one)
   -h, --help            this text
@@ -121,6 +128,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     port: integer(values.port, '--port', 0, 65535),
     maxSteps: integer(values['max-steps'], '--max-steps', 1, 1000),
     mcp: (values.mcp ?? []).map((command) => nonEmpty(command, '--mcp') as string),
+    timeline: values.timeline,
+    ...(values.trace === undefined ? {} : { traceOtlpUrl: traceTarget(values.trace) }),
     help: values.help,
   };
 }
@@ -140,6 +149,8 @@ function parse(args: string[]) {
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
       mcp: { type: 'string', multiple: true },
+      timeline: { type: 'boolean', default: false },
+      trace: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -166,6 +177,19 @@ function url(value: string): string {
   }
   throw new UsageError(
     `--base-url must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${value}".`,
+  );
+}
+
+function traceTarget(value: string): string {
+  const match = /^otlp=(.+)$/.exec(value.trim());
+  try {
+    const parsed = new URL(match?.[1] ?? '');
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(
+    `--trace must be otlp=<http(s) URL>, e.g. otlp=http://127.0.0.1:4318/v1/traces; got "${value}".`,
   );
 }
 

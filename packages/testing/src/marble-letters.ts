@@ -13,7 +13,7 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | E | message-end | d | approval-end |
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
- * | Z | agent-end | | |
+ * | O | output-update | Z | agent-end |
  *
  * @example
  * EVENT_LETTERS['tool-end']; // 'e'
@@ -33,6 +33,7 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   retry: 'R',
   compaction: 'C',
   warning: 'W',
+  'output-update': 'O',
   'agent-end': 'Z',
 };
 

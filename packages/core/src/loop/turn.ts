@@ -41,6 +41,7 @@ interface TurnFields {
   readonly toolErrors: ReadonlyMap<string, number>;
   readonly lengthRecoveries: number;
   readonly toolSet?: ToolSet;
+  readonly output?: unknown;
 }
 
 /** Tools that replace the run's from some turn on (`withTools`). */
@@ -104,6 +105,8 @@ export class Turn {
   /** Output-length recoveries so far in the run. */
   readonly lengthRecoveries: number;
   private readonly toolSet?: ToolSet;
+  /** The validated final answer of a run with `output` (set by its structured-output stage). */
+  readonly output?: unknown;
   private readonly log: AppendLog<AgentMessage>;
   private readonly modelLog: AppendLog<Message>;
   private readonly stepLog: AppendLog<StepResult>;
@@ -128,6 +131,7 @@ export class Turn {
     this.toolErrors = fields.toolErrors;
     this.lengthRecoveries = fields.lengthRecoveries;
     this.toolSet = fields.toolSet;
+    this.output = fields.output;
   }
 
   /**
@@ -225,6 +229,11 @@ export class Turn {
       modelLog: this.modelLog.append(...results),
       toolErrors,
     });
+  }
+
+  /** This turn with the run's validated final answer. */
+  withOutput(output: unknown): Turn {
+    return this.copy({ output });
   }
 
   /** This turn, ending the run after it. */
@@ -344,6 +353,7 @@ export class Turn {
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
       toolSet: this.toolSet,
+      output: this.output,
       ...changes,
     });
   }

@@ -25,6 +25,8 @@ import { stopSignal } from '../stop/stop-signal.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';
 import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
 import { errorToolResult } from '../tools/tool-output.js';
+import type { ToolScope } from '../tools/execute-tool.js';
+import type { ToolScopeCall } from '../loop/run-instrument.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 
 /**
@@ -92,6 +94,16 @@ export function runToolBatch(
     const toolErrors = new Map(turn.toolErrors);
     const progress = new Subject<AgentEvent>();
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
+    const instrument = config.instrument;
+    const toolScope: ToolScope | undefined =
+      instrument?.toolScope !== undefined
+        ? <T>(call: ToolScopeCall, execute: () => T): T =>
+            (instrument.toolScope as NonNullable<typeof instrument.toolScope>).call(
+              instrument,
+              call,
+              execute,
+            ) as T
+        : undefined;
     let skipText: string | undefined;
     let stop: { error: AgentStop; call: ToolCallPart } | undefined;
 
@@ -157,6 +169,7 @@ export function runToolBatch(
           toolGate: options.toolGate ?? config.toolGate,
           middlewares: options.middlewares ?? config.middlewares ?? [],
           progress: (event) => progress.next(event),
+          ...(toolScope ? { toolScope } : {}),
         });
         if (tool?.interrupt === 'cancel' && interruptQueues.length > 0) {
           const cancelled: CallSettled = {

@@ -78,6 +78,8 @@ export interface AgentState {
   stopSignal?: StopSignal;
   error?: SerializedError;
   isRunning: boolean;
+  /** A run with `output`: the partial answer while it streams, then the validated one. */
+  output?: unknown;
   /** Retries of model calls so far in this run. */
   retries: number;
 }

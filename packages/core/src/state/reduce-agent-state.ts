@@ -24,6 +24,7 @@ function copy(s: AgentState): AgentState {
     error: s.error,
     isRunning: s.isRunning,
     retries: s.retries,
+    output: s.output,
   };
 }
 
@@ -61,6 +62,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.error = undefined;
       next.isRunning = true;
       next.retries = 0;
+      next.output = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -126,8 +128,13 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.streamingMessage = undefined;
       next.retries = state.retries + 1;
       return next;
+    case 'output-update':
+      next = copy(state);
+      next.output = event.output;
+      return next;
     case 'agent-end':
       next = copy(state);
+      if (event.output !== undefined) next.output = event.output;
       next.phase = 'idle';
       next.streamingMessage = undefined;
       next.stopReason = event.reason;
