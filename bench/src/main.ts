@@ -9,6 +9,7 @@ import { adapterRows } from './adapter-rows.js';
 import { concurrencyRows } from './concurrency-rows.js';
 import { benchLongRun, benchProjection } from './context-bench.js';
 import { contextRows } from './context-rows.js';
+import { benchDeferredTools, deferredToolsRows } from './deferred-tools-bench.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
@@ -88,6 +89,11 @@ const BENCHMARKS = {
     const run = await timed('context engine, scripted 300-turn run', () => benchLongRun(300));
     raw.context = { projections, run };
     rows.push(...contextRows(projections, run));
+  },
+  'deferred-tools': async (rows: Row[], raw: Record<string, unknown>) => {
+    const result = await timed('request size, 100 tools deferred vs not', () => benchDeferredTools(100));
+    raw['deferred-tools'] = result;
+    rows.push(...deferredToolsRows(result));
   },
 } satisfies Record<string, (rows: Row[], raw: Record<string, unknown>) => Promise<void>>;
 

@@ -45,6 +45,13 @@ export type {
   ToolSpec,
 } from './model/chat-model.js';
 export type { ModelEvent, ModelEventType } from './model/model-event.js';
+export { fallbackModel } from './model/fallback-model.js';
+export type { FallbackEvent, FallbackModel, FallbackModelOptions } from './model/fallback-model.js';
+export { swappableModel } from './model/swappable-model.js';
+export type { SwappableModel } from './model/swappable-model.js';
+export { failoverReason, isFailoverEligible } from './model/failover-reason.js';
+export type { FailoverReason } from './model/failover-reason.js';
+export { portableTranscript } from './model/portable-transcript.js';
 
 // Errors
 export { RxAgentError } from './errors/rxagent-error.js';
@@ -164,6 +171,8 @@ export {
 } from './tools/validate-args.js';
 export type { ArgumentIssue } from './tools/validate-args.js';
 export { toToolResult } from './tools/tool-output.js';
+export { activatedTools, TOOL_SEARCH_NAME, withToolSearch } from './tools/tool-search.js';
+export type { ToolSearchOptions } from './tools/tool-search.js';
 
 // The loop
 export { runAgent } from './loop/run-agent.js';

@@ -40,3 +40,15 @@ export { unifiedDiff } from './unified-diff.js';
 export { MAX_BYTES, MAX_FILE_BYTES, MAX_LINES, truncateHead, truncateTail } from './truncate.js';
 export type { Truncated, TruncationLimits } from './truncate.js';
 export { SKIPPED_FOLDERS } from './walk-tree.js';
+
+// Permissions
+export { permissions } from './permissions/permissions.js';
+export type { Permissions, PermissionsOptions } from './permissions/permissions.js';
+export { BUILT_IN_KINDS } from './permissions/call-subject.js';
+export type {
+  PermissionBehavior,
+  PermissionMode,
+  PermissionRecord,
+  PermissionRule,
+  ToolKind,
+} from './permissions/permission-types.js';

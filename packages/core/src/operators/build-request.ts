@@ -2,10 +2,11 @@ import type { Turn } from '../loop/turn.js';
 import { MODEL_CALL_OPTIONS } from '../loop/run-config.js';
 import type { Message } from '../messages/types.js';
 import type { ChatRequest } from '../model/chat-model.js';
+import { visibleToolSpecs } from '../tools/deferred-tool-specs.js';
 
 /**
  * The request of one model call, made fresh for each call from the turn: the run's system
- * prompt, tools and call options, the given messages (a snapshot nobody changes later), and
+ * prompt, tools (deferred ones only once activated) and call options, the given messages (a snapshot nobody changes later), and
  * `extra` on top.
  *
  * @example
@@ -17,7 +18,7 @@ export function buildRequest(
   extra?: Partial<Omit<ChatRequest, 'messages'>>,
 ): ChatRequest {
   const { config } = turn.run;
-  const { toolSpecs } = turn;
+  const toolSpecs = visibleToolSpecs(turn);
   const request: ChatRequest = { messages };
   if (config.system !== undefined) request.system = config.system;
   if (toolSpecs.length > 0) request.tools = [...toolSpecs];

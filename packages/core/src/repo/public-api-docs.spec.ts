@@ -5,7 +5,7 @@ import ts from 'typescript';
 // Repository rule: every public export has a doc comment with an example. This reads each
 // package's src/index.ts with the compiler and checks every exported symbol's declaration.
 const root = resolve(__dirname, '../../../..');
-const packages = ['core', 'testing', 'openai', 'anthropic', 'tools', 'context'].filter((p) =>
+const packages = ['core', 'testing', 'openai', 'anthropic', 'tools', 'context', 'proxy'].filter((p) =>
   existsSync(join(root, 'packages', p, 'src/index.ts')),
 );
 

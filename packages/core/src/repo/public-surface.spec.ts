@@ -33,6 +33,20 @@ describe('the public surface of @rxagent/core', () => {
       expect(Object.keys(core)).toContain(name);
   });
 
+  it('exports the model combinators and deferred tools', () => {
+    for (const name of [
+      'fallbackModel',
+      'swappableModel',
+      'failoverReason',
+      'isFailoverEligible',
+      'portableTranscript',
+      'withToolSearch',
+      'activatedTools',
+      'TOOL_SEARCH_NAME',
+    ])
+      expect(Object.keys(core)).toContain(name);
+  });
+
   it('exports structured output, cost and the repeated-call stop rule', () => {
     for (const name of [
       'StructuredOutputError',

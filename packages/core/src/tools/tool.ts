@@ -112,6 +112,8 @@ export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly timeoutMs?: number;
   /** Ask the provider for strict schema adherence. */
   readonly strict?: boolean;
+  /** Keep the schema out of requests until `tool_search` activates it (see `withToolSearch`). */
+  readonly deferred?: boolean;
   /**
    * The provider's own declaration of the tool, keyed by provider name (see `ToolSpec`):
    * `{ openai: { type: 'shell' } }` makes OpenAI's hosted shell call this tool. A tool whose

@@ -1,0 +1,139 @@
+import { lastValueFrom, take, toArray } from 'rxjs';
+import { AuthError, RateLimitError, runAgent, userMessage, type ModelEvent } from '@rxagent/core';
+import { openai } from '@rxagent/openai';
+import { startSseTestServer, type SseScript, type SseTestServer } from '@rxagent/testing';
+import { proxyModel } from './proxy-model.js';
+import { serveModel, type ModelServer } from './serve-model.js';
+import {
+  chatChunk,
+  chatText,
+  PROXY_TOKEN,
+  SERVED_MODEL,
+  UPSTREAM_KEY,
+} from './test-support/proxy-fixtures.test.js';
+
+let upstream: SseTestServer;
+let server: ModelServer;
+let scripts: SseScript[] = [];
+
+beforeEach(async () => {
+  upstream = await startSseTestServer((_r, i) => scripts[Math.min(i, scripts.length - 1)]!);
+  const model = openai('gpt-test', { apiKey: UPSTREAM_KEY, baseURL: `${upstream.url}/v1` });
+  server = await serveModel(model, { token: PROXY_TOKEN, allowOrigins: ['http://app.test'] });
+});
+afterEach(async () => {
+  await server.close();
+  await upstream.close();
+});
+
+const client = () => proxyModel({ url: server.url, token: PROXY_TOKEN });
+const request = { messages: [userMessage('Hi')] };
+
+async function failure(run: Promise<unknown>): Promise<unknown> {
+  try {
+    await run;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('serveModel + proxyModel', () => {
+  it('streams the served model’s events; the answer names the upstream model', async () => {
+    scripts = [chatText(['Hel', 'lo'])];
+    const events = await lastValueFrom(client().stream(request).pipe(toArray()));
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual([
+      'Hel',
+      'lo',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      reason: 'stop',
+      message: { provider: 'openai', model: SERVED_MODEL },
+    });
+    // The upstream got the key; nothing the client received carries it.
+    expect(upstream.requests[0]?.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
+    expect(JSON.stringify(events)).not.toContain(UPSTREAM_KEY);
+  });
+
+  it('runs an agent through the proxy', async () => {
+    scripts = [chatText(['Done.'])];
+    const events = await lastValueFrom(runAgent({ model: client(), prompt: 'Hi' }).pipe(toArray()));
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'agent-end', reason: 'completed' });
+    expect(upstream.requests[0]?.body).toMatchObject({
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    });
+  });
+
+  it('passes typed errors on with retryable and retry-after kept, and no key', async () => {
+    scripts = [
+      {
+        status: 429,
+        headers: { 'retry-after': '3', 'x-should-retry': 'true' },
+        json: { error: { message: 'Slow down', type: 'rate_limit' } },
+      },
+    ];
+    const error = await failure(lastValueFrom(client().stream(request)));
+    expect(RateLimitError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 3000, provider: 'openai' });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(
+      UPSTREAM_KEY,
+    );
+
+    scripts = [{ status: 401, json: { error: { message: `Incorrect API key provided: ${UPSTREAM_KEY}` } } }];
+    const auth = await failure(lastValueFrom(client().stream(request)));
+    expect(AuthError.isInstance(auth)).toBe(true);
+    expect(auth).toMatchObject({ retryable: false });
+    expect((auth as Error).message).not.toContain(UPSTREAM_KEY);
+  });
+
+  it('refuses a wrong token without calling the model', async () => {
+    scripts = [chatText(['never'])];
+    const error = await failure(
+      lastValueFrom(proxyModel({ url: server.url, token: 'guess' }).stream(request)),
+    );
+    expect(AuthError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/refused the token/);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('aborts the upstream call when the client unsubscribes', async () => {
+    scripts = [{ events: [chatChunk({ role: 'assistant', content: 'Hel' })], after: 'stall' }];
+    const first: ModelEvent[] = await lastValueFrom(client().stream(request).pipe(take(1), toArray()));
+    expect(first).toEqual([{ type: 'text-delta', index: 0, text: 'Hel' }]);
+    await upstream.requests[0]?.closedByClient;
+    expect(upstream.requests[0]?.clientClosed).toBe(true);
+  });
+
+  it('answers CORS preflights for allowed origins only, and bad requests with typed errors', async () => {
+    const ok = await fetch(`${server.url}/stream`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.test' },
+    });
+    expect([ok.status, ok.headers.get('access-control-allow-origin')]).toEqual([204, 'http://app.test']);
+    const other = await fetch(`${server.url}/stream`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.test' },
+    });
+    expect(other.status).toBe(403);
+    const bad = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}` },
+      body: '{"nope":1}',
+    });
+    expect([bad.status, ((await bad.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'The proxy request needs a ChatRequest object with a messages array.',
+    ]);
+  });
+
+  it('an unreachable proxy is a retryable NetworkError', async () => {
+    const url = server.url;
+    await server.close();
+    const error = await failure(lastValueFrom(proxyModel({ url, token: PROXY_TOKEN }).stream(request)));
+    expect(error).toMatchObject({ name: 'NetworkError', retryable: true });
+    server = await serveModel(openai('x', { apiKey: 'k', baseURL: upstream.url }), { token: PROXY_TOKEN });
+  });
+});

@@ -1,0 +1,218 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { defer, type Subscription } from 'rxjs';
+import { AgentConfigError, AuthError, ProviderError, type ChatModel, type ChatRequest } from '@rxagent/core';
+import { toWireError, type WireError } from './wire-error.js';
+
+/**
+ * Options of `serveModel`.
+ *
+ * @example
+ * const options: ServeModelOptions = { port: 8787, host: '127.0.0.1', token: process.env.PROXY_TOKEN!, allowOrigins: ['http://localhost:5173'] };
+ */
+export interface ServeModelOptions {
+  /** Default 0: a free port (read it from `server.url`). */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** The bearer token clients must send. Required: there is no open mode. */
+  token: string;
+  /** Browser origins allowed to call (CORS). Requests from other origins are refused. */
+  allowOrigins?: readonly string[];
+  /** Largest request body accepted (default 16 MiB). */
+  maxBodyBytes?: number;
+}
+
+/**
+ * A running model server.
+ *
+ * @example
+ * const server: ModelServer = await serveModel(model, { token });
+ * console.log(server.url); // http://127.0.0.1:43123
+ */
+export interface ModelServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, aborts the calls in flight, closes every connection. */
+  close(): Promise<void>;
+}
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly wire: WireError,
+  ) {
+    super(wire.message);
+  }
+}
+
+const problem = (status: number, name: string, message: string) =>
+  new HttpProblem(status, { name, message, status, retryable: false });
+
+function sameToken(given: string, expected: Buffer): boolean {
+  const buffer = Buffer.from(given, 'utf8');
+  return buffer.length === expected.length && timingSafeEqual(buffer, expected);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        reject(problem(413, 'ProviderError', `The request is larger than the proxy accepts (${max} bytes).`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseRequest(text: string): ChatRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw problem(400, 'ProviderError', 'The proxy request body is not JSON: send a ChatRequest as JSON.');
+  }
+  const messages = (body as { messages?: unknown } | null)?.messages;
+  if (typeof body !== 'object' || body === null || !Array.isArray(messages)) {
+    throw problem(
+      400,
+      'ProviderError',
+      'The proxy request needs a ChatRequest object with a messages array.',
+    );
+  }
+  return body as ChatRequest;
+}
+
+/**
+ * Serves `model` over HTTP so that other processes and browsers can use it without its API
+ * key: `POST /stream` with a `ChatRequest` as JSON and `authorization: Bearer <token>`
+ * answers with Server-Sent Events, one `model-event` per `ModelEvent`, then `end` — or `error`
+ * carrying the typed error (name, message, status, code, `retryable`, `retryAfterMs`; never
+ * a body, a cause or a header). When the client goes away the upstream call is unsubscribed
+ * (aborted). `GET /model` gives `{ provider, modelId }`. Only for trusted clients: anyone
+ * with the token spends your quota.
+ *
+ * @example
+ * const server = await serveModel(openai('gpt-4o-mini'), { port: 8787, token: process.env.PROXY_TOKEN! });
+ * // elsewhere: proxyModel({ url: 'http://127.0.0.1:8787', token })
+ */
+export async function serveModel(model: ChatModel, options: ServeModelOptions): Promise<ModelServer> {
+  if (typeof options?.token !== 'string' || options.token.length === 0) {
+    throw new AgentConfigError('serveModel needs a token: clients must send it as a bearer token.');
+  }
+  if (typeof model?.stream !== 'function') throw new AgentConfigError('serveModel needs a ChatModel.');
+  const expected = Buffer.from(options.token, 'utf8');
+  const origins = new Set(options.allowOrigins ?? []);
+  const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const calls = new Set<Subscription>();
+  const sockets = new Set<Socket>();
+
+  const cors = (req: IncomingMessage, res: ServerResponse): void => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return;
+    if (!origins.has(origin))
+      throw problem(403, 'ProviderError', `Origin ${origin} may not use this model proxy.`);
+    res.setHeader('access-control-allow-origin', origin);
+    res.setHeader('vary', 'origin');
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    cors(req, res);
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-max-age': '600',
+      });
+      res.end();
+      return;
+    }
+    const header = req.headers.authorization ?? '';
+    if (!header.startsWith('Bearer ') || !sameToken(header.slice(7), expected)) {
+      throw new HttpProblem(
+        401,
+        toWireError(new AuthError('The model proxy refused the token: send authorization: Bearer <token>.')),
+      );
+    }
+    if (path === '/model' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ provider: model.provider, modelId: model.modelId }));
+      return;
+    }
+    if (path !== '/stream' || req.method !== 'POST') {
+      throw problem(404, 'ProviderError', 'Not found: the model proxy answers POST /stream and GET /model.');
+    }
+    const request = parseRequest(await readBody(req, maxBody));
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    res.flushHeaders();
+    const send = (event: string, data: unknown) => {
+      if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const subscription = defer(() => model.stream(request)).subscribe({
+      next: (event) => send('model-event', event),
+      error: (error: unknown) => {
+        send('error', toWireError(error));
+        res.end();
+      },
+      complete: () => {
+        send('end', {});
+        res.end();
+      },
+    });
+    calls.add(subscription);
+    subscription.add(() => calls.delete(subscription));
+    res.on('close', () => subscription.unsubscribe());
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const { status, wire } =
+        error instanceof HttpProblem
+          ? error
+          : {
+              status: 500,
+              wire: toWireError(new ProviderError('The model proxy failed.', { retryable: false })),
+            };
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: wire }));
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const call of [...calls]) call.unsubscribe();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
