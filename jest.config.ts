@@ -37,7 +37,14 @@ const config: Config = {
         diagnostics: false,
       },
     ],
+    // The official OTLP exporter loads `http` with `import()`, which jest's CommonJS sandbox
+    // cannot run: its files alone are compiled to `require` (the @rxagent/otel OTLP test).
+    '^.+/@opentelemetry/otlp-exporter-base/build/src/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
+    ],
   },
+  transformIgnorePatterns: ['^(?!.*/@opentelemetry/otlp-exporter-base/build/src/).*/node_modules/'],
 };
 
 export default config;

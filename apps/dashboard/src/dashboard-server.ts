@@ -9,6 +9,7 @@ import type { ModelFactory } from './run-factory.js';
 import { RunRegistry, type DashboardAgent } from './run-registry.js';
 import { scriptedRunFactory } from './scripted-runs.js';
 import type { SseChannel } from './sse-channel.js';
+import { TimelineStore } from './timeline-store.js';
 
 /**
  * Options of `startDashboard`.
@@ -55,6 +56,8 @@ export interface Dashboard {
   /** The access token every request must carry (only when the host is not loopback). */
   readonly token?: string;
   readonly registry: RunRegistry;
+  /** The runs' timelines (kept until a run is removed). */
+  readonly timelines: TimelineStore;
   /** Shows an agent you run yourself (not aborted on `close`); returns its run id. */
   addAgent(agent: DashboardAgent, label: string): string;
   /** Starts a run from the model factory (a scenario name may pick the script); returns its id. */
@@ -83,6 +86,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const factory = options.modelFactory ?? scriptedRunFactory();
   const onError = options.onError ?? ((error, context) => console.error(`[dashboard] ${context}:`, error));
   const registry = new RunRegistry({ scheduler, throttleMs: options.throttleMs });
+  const timelines = new TimelineStore(registry, { scheduler });
   const channels = new Set<SseChannel>();
   const allowedHosts = new Set<string>();
   const loopback = LOOPBACK.has(host);
@@ -119,6 +123,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       allowedHosts: loopback ? allowedHosts : undefined,
       accessToken: token,
       maxClients: options.maxClients,
+      timelines,
     }),
   );
   const port = await listen(server, options.port ?? 0, host);
@@ -131,11 +136,13 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     url,
     token,
     registry,
+    timelines,
     addAgent: (agent, label) => registry.add(agent, label),
     startRun,
     close: () => {
       closing ??= (async () => {
         for (const entry of registry.entries()) if (entry.owned) entry.agent.abort();
+        timelines.close();
         registry.close();
         for (const channel of channels) channel.close();
         await new Promise<void>((resolve) => {

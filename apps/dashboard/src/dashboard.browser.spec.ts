@@ -204,6 +204,8 @@ describe('dashboard in Chromium', () => {
       'GET /events',
       'GET /page.css',
       'GET /page.js',
+      'GET /timeline.css',
+      'GET /timeline.js',
     ]);
     expect(requests.filter((r) => r.startsWith('POST'))).toEqual([
       'POST /runs',

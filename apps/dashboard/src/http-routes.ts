@@ -7,6 +7,8 @@ import { PAGE_STYLES } from './page-styles.js';
 import type { RunRegistry } from './run-registry.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { SseChannel, type SseChannelOptions } from './sse-channel.js';
+import { timelineRoute } from './timeline-routes.js';
+import type { TimelineStore } from './timeline-store.js';
 
 /**
  * What the routes work with.
@@ -36,6 +38,8 @@ export interface RouteContext {
   accessToken?: string;
   /** At most this many `/events` clients at once; more get 503 (default 32). */
   maxClients?: number;
+  /** The runs' timelines (`GET /runs/:id/timeline`). */
+  timelines?: TimelineStore;
 }
 
 /**
@@ -117,6 +121,7 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
     }
     return openEvents(ctx, res);
   }
+  if (timelineRoute(ctx.timelines, path, method, res)) return;
   if (first !== 'runs' || rest.length > 0) throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
   if (id === undefined) {
     if (method === 'GET') return sendJson(res, 200, { runs: ctx.registry.snapshots() });

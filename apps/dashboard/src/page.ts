@@ -15,6 +15,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 <link rel="icon" href="data:,">
 <title>${safeTitle}</title>
 <link rel="stylesheet" href="/page.css">
+<link rel="stylesheet" href="/timeline.css">
 </head>
 <body data-connection="connecting">
 <header>
@@ -30,6 +31,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 <div id="notice" role="status"></div>
 <main id="runs"><div class="empty" id="empty">No runs yet: start one above.</div></main>
 <script src="/page.js"></script>
+<script src="/timeline.js"></script>
 </body>
 </html>
 `;

@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Agent } from '@rxagent/core';
+import { McpConnectionError, mcpTools, type McpToolset } from '@rxagent/mcp';
 import { readOnlyTools } from '@rxagent/tools';
 import { chooseModel, type ModelChoice } from './choose-model.js';
 import { contextDemoModel, contextOption } from './context-option.js';
@@ -10,7 +11,10 @@ import { describeError } from './describe-error.js';
 import { jsonLines } from './json-lines.js';
 import { DashboardUnavailableError, openDashboard, type DemoDashboard } from './open-dashboard.js';
 import { parseDemoArgs, USAGE, UsageError, type DemoArgs } from './parse-args.js';
+import { mcpServersFromFlags } from './mcp-servers.js';
 import { formatHeader, TerminalRenderer } from './render-terminal.js';
+import { otlpTracing } from './otlp-tracing.js';
+import { StepTimeline } from './step-timeline.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -67,13 +71,27 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
 
+  let mcp: McpToolset | undefined;
+  try {
+    mcp = args.mcp.length > 0 ? await mcpTools(mcpServersFromFlags(args.mcp)) : undefined;
+  } catch (error) {
+    if (!McpConnectionError.isInstance(error) && !(error instanceof UsageError)) throw error;
+    err.write(`${error.message}\n`);
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
+  }
+  if (mcp) notices.write(`MCP tools: ${mcp.tools.map((t) => t.name).join(', ') || '(none)'}\n`);
+
+  const tracing = args.traceOtlpUrl ? otlpTracing(args.traceOtlpUrl) : undefined;
   const agent = new Agent({
     model: choice.model,
-    tools: readOnlyTools({ root: dir }),
+    tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
     system: SYSTEM,
     maxSteps: args.maxSteps,
     contextManager: contextOption(args.contextWindow, choice, process.env),
+    ...(tracing ? { instrument: tracing.instrument } : {}),
   });
+  const timeline = args.timeline ? new StepTimeline(() => Date.now()) : undefined;
+  const timelineSubscription = timeline && agent.events$.subscribe((event) => timeline.see(event));
   let aborted = false;
   onInterrupt = () => {
     aborted = true;
@@ -107,6 +125,15 @@ async function main(argv: string[]): Promise<number> {
     code = EXIT_FAILED;
   } finally {
     subscription.unsubscribe();
+    await mcp?.close();
+    timelineSubscription?.unsubscribe();
+  }
+  if (timeline) notices.write(timeline.format());
+  if (tracing) {
+    await tracing.shutdown().catch((error: unknown) => {
+      err.write(`--trace: the spans could not be exported (${describeError(error)}).\n`);
+    });
+    notices.write(`Spans sent over OTLP/HTTP to ${args.traceOtlpUrl ?? ''}\n`);
   }
 
   if (dashboard) {

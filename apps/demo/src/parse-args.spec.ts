@@ -12,6 +12,8 @@ describe('parseDemoArgs', () => {
       dashboard: false,
       port: 0,
       maxSteps: 12,
+      mcp: [],
+      timeline: false,
       help: false,
     });
   });

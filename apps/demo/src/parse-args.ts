@@ -42,6 +42,12 @@ export interface DemoArgs {
   maxSteps: number;
   /** With a context engine of this window (tokens): long runs are compacted. */
   contextWindow?: number;
+  /** MCP servers to start (`--mcp "<command> <args…>"`, repeatable): their tools join the demo's. */
+  mcp: string[];
+  /** Print a per-step summary at the end. */
+  timeline: boolean;
+  /** Export spans over OTLP/HTTP to this URL (`--trace otlp=<url>`). */
+  traceOtlpUrl?: string;
   help: boolean;
 }
 
@@ -77,7 +83,12 @@ Options:
   --max-steps <n>       model calls at most (default ${DEFAULT_MAX_STEPS})
   --context-window <n>  manage the context with @rxagent/context as if the model's window
                         were <n> tokens (e.g. 8000: watch it compact)
+  --mcp "<cmd> <args…>"  start an MCP server over stdio and offer its tools too (repeatable),
+                        e.g. --mcp "npx -y @modelcontextprotocol/server-everything"
   --json                print the run's events as JSON lines on stdout
+  --timeline            print where each step spent its time at the end
+  --trace otlp=<url>    export OpenTelemetry spans over OTLP/HTTP, e.g.
+                        otlp=http://127.0.0.1:4318/v1/traces
   --dashboard           also show the run in the live dashboard; it stays up until Ctrl-C
   --port <n>            the dashboard's port (default: a free one)
   -h, --help            this text
@@ -124,6 +135,9 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       values['context-window'] === undefined
         ? undefined
         : integer(values['context-window'], '--context-window', 2_000, 10_000_000),
+    mcp: (values.mcp ?? []).map((command) => nonEmpty(command, '--mcp') as string),
+    timeline: values.timeline,
+    ...(values.trace === undefined ? {} : { traceOtlpUrl: traceTarget(values.trace) }),
     help: values.help,
   };
 }
@@ -143,6 +157,9 @@ function parse(args: string[]) {
       json: { type: 'boolean', default: false },
       dashboard: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
+      mcp: { type: 'string', multiple: true },
+      timeline: { type: 'boolean', default: false },
+      trace: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -169,6 +186,19 @@ function url(value: string): string {
   }
   throw new UsageError(
     `--base-url must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${value}".`,
+  );
+}
+
+function traceTarget(value: string): string {
+  const match = /^otlp=(.+)$/.exec(value.trim());
+  try {
+    const parsed = new URL(match?.[1] ?? '');
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(
+    `--trace must be otlp=<http(s) URL>, e.g. otlp=http://127.0.0.1:4318/v1/traces; got "${value}".`,
   );
 }
 

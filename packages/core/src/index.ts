@@ -95,6 +95,7 @@ export type {
   ToolUpdateEvent,
   TurnEndEvent,
   TurnStartEvent,
+  OutputUpdateEvent,
   WarningEvent,
 } from './events/agent-event.js';
 export type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './events/context-events.js';
@@ -118,6 +119,19 @@ export {
   tokenBudget,
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
+export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
+
+// Cost
+export { modelPrice, usageCost } from './cost/model-price.js';
+export type { ModelPrice, PriceTable } from './cost/model-price.js';
+export { MODEL_PRICES, PRICES_CHECKED_ON } from './cost/model-prices.js';
+
+// Structured output
+export { StructuredOutputError } from './errors/structured-output-error.js';
+export type { InferOutput, OutputSchema } from './output/output-schema.js';
+export type { OutputMode } from './output/output-mode.js';
+export type { AgentEndEventOf, AgentEventOf } from './output/typed-events.js';
+export { toStrictJsonSchema } from './output/strict-json-schema.js';
 export { and, not, or } from './stop/combinators.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 
@@ -153,6 +167,7 @@ export { toToolResult } from './tools/tool-output.js';
 // The loop
 export { runAgent } from './loop/run-agent.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
+export type { InstrumentedRun, RunInstrument, ToolScopeCall } from './loop/run-instrument.js';
 export { Turn } from './loop/turn.js';
 export type { TurnContextUpdate } from './loop/turn.js';
 export { isTurn } from './loop/loop-item.js';
@@ -210,3 +225,26 @@ export type { ReplayOptions } from './replay/replay-run.js';
 
 // Utilities
 export { redactSecret } from './util/redact-secret.js';
+
+// Run results and streams
+export { runResult, toResult } from './results/run-result.js';
+export type { RunResult } from './results/run-result.js';
+export { eachEvent } from './results/each-event.js';
+export type { EachEventOptions } from './results/each-event.js';
+export {
+  EventBufferOverflowError,
+  NoRunResultError,
+  RemoteRunError,
+  RunReleasedError,
+  SSEConnectionError,
+} from './results/result-errors.js';
+export { shareRun } from './streams/share-run.js';
+export type { RunHub, SequencedEvent, ShareRunOptions } from './streams/share-run.js';
+export { SSE_HEADERS } from './streams/sse-frames.js';
+export { sseFrames, sseResponse, toSSEStream } from './streams/to-sse-stream.js';
+export type { SSEStreamOptions } from './streams/to-sse-stream.js';
+export { sendSSE } from './streams/send-sse.js';
+export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
+export { fromSSE } from './streams/from-sse.js';
+export type { FromSSEOptions } from './streams/from-sse.js';
+export { resumeTranscript } from './replay/resume-transcript.js';

@@ -13,7 +13,8 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | E | message-end | d | approval-end |
  * | N | turn-end | R | retry |
  * | C | compaction | W | warning |
- * | Z | agent-end | X | context-usage |
+ * | O | output-update | Z | agent-end |
+ * | X | context-usage | | |
  * | M | summary-start | m | summary-update |
  *
  * @example
@@ -37,6 +38,7 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'summary-start': 'M',
   'summary-update': 'm',
   warning: 'W',
+  'output-update': 'O',
   'agent-end': 'Z',
 };
 

@@ -1,9 +1,9 @@
-import { deepStrictEqual } from 'node:assert';
 import { TestScheduler } from 'rxjs/testing';
+import { assertTimeline } from './timeline-report.js';
 
 /**
  * A `TestScheduler` that asserts with jest's `expect(…).toEqual` when jest is present (else
- * node's `deepStrictEqual`).
+ * `assertTimeline`: deep equality, failing with frames and letters side by side).
  *
  * @example
  * const scheduler = createTestScheduler();
@@ -14,9 +14,6 @@ export function createTestScheduler(
 ): TestScheduler {
   const jestExpect = (globalThis as { expect?: (v: unknown) => { toEqual(e: unknown): void } }).expect;
   const assert =
-    assertEqual ??
-    (jestExpect
-      ? (a: unknown, e: unknown) => jestExpect(a).toEqual(e)
-      : (a: unknown, e: unknown) => deepStrictEqual(a, e));
+    assertEqual ?? (jestExpect ? (a: unknown, e: unknown) => jestExpect(a).toEqual(e) : assertTimeline);
   return new TestScheduler(assert);
 }

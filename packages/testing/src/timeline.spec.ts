@@ -12,4 +12,10 @@ describe('timeline', () => {
   it('refuses frames that overlap the previous group', () => {
     expect(() => timeline([0, 'abc'], [2, 'd'])).toThrow('frame 2 comes before');
   });
+
+  it('says how to write letters that fall inside the previous group', () => {
+    expect(() => timeline([0, 'ATSE'], [3, 'U'])).toThrow(
+      /the group \(ATSE\) at frame 0 takes frames 0–5 .* moving the later letters to frame 6 or after .* \[\[0, 'ATSE'\], \[3, 'U'\]/,
+    );
+  });
 });

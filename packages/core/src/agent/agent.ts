@@ -6,6 +6,7 @@ import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { MessageQueue, toUserMessage, type UserInput } from '../loop/message-queue.js';
 import { runAgent } from '../loop/run-agent.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
+import type { OutputSchema } from '../output/output-schema.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
 import type { ChatModel, SystemBlock } from '../model/chat-model.js';
@@ -18,6 +19,8 @@ import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { compactTranscript } from './agent-compact.js';
 import { parseTranscript } from './import-messages.js';
+import type { RecordedEvent } from '../replay/record-run.js';
+import { resumeTranscript } from '../replay/resume-transcript.js';
 
 /**
  * What `new Agent()` takes: a run config without the per-run keys, plus the first transcript.
@@ -42,13 +45,15 @@ export interface AgentConfig extends Omit<
  * const result: AgentRunResult = await agent.prompt('Weather in Paris?');
  * if (result.reason === 'completed') console.log(assistantText(result.messages.at(-1)));
  */
-export interface AgentRunResult {
+export interface AgentRunResult<TOutput = unknown> {
   reason: StopReason;
   signal: StopSignal;
   /** The messages this run appended to the transcript. */
   messages: AgentMessage[];
   usage: Usage;
   steps: number;
+  /** The validated final answer, for an agent with `output`. */
+  output?: TOutput;
 }
 
 /**
@@ -86,11 +91,12 @@ interface ActiveRun {
  *
  * @example
  * const agent = new Agent({ model: openai('gpt-4o-mini'), tools: [weather], system: 'Be brief.' });
+ * // With `output: z.object({...})`, `(await agent.prompt(…)).output` is typed by the schema.
  * agent.subscribe((event) => event.type === 'message-update' && process.stdout.write(event.delta.text));
  * const result = await agent.prompt('Weather in Paris?');
  * await agent.prompt('And in Rome?'); // sees the first exchange
  */
-export class Agent {
+export class Agent<TOutput = unknown> {
   private config: AgentConfig;
   private readonly state: BehaviorSubject<AgentState>;
   private readonly events = new Subject<AgentEvent>();
@@ -106,7 +112,7 @@ export class Agent {
   /** The state across runs; `.value` reads it synchronously. */
   readonly state$: StateObservable<AgentState>;
 
-  constructor(config: AgentConfig) {
+  constructor(config: AgentConfig & { output?: OutputSchema<TOutput> }) {
     if (!config?.model) throw new AgentConfigError('new Agent() needs a model: pass { model }.');
     this.config = config;
     this.state = new BehaviorSubject(
@@ -136,7 +142,7 @@ export class Agent {
   }
 
   /** Runs the agent on a new input; rejects with `AgentBusyError` while a run is active. */
-  prompt(input: UserInput | AgentMessage | AgentMessage[]): Promise<AgentRunResult> {
+  prompt(input: UserInput | AgentMessage | AgentMessage[]): Promise<AgentRunResult<TOutput>> {
     return this.start(input);
   }
 
@@ -144,7 +150,7 @@ export class Agent {
    * Runs again from the transcript as it is. After an assistant message it needs something
    * queued: the steering queue is taken as the prompt, else the follow-ups.
    */
-  continue(): Promise<AgentRunResult> {
+  continue(): Promise<AgentRunResult<TOutput>> {
     if (this.active) return Promise.reject(new AgentBusyError());
     const last = this.messages[this.messages.length - 1];
     if (!last)
@@ -294,6 +300,13 @@ export class Agent {
     return commit.compaction;
   }
 
+  /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
+   * crash mid-tool): open tool calls get their results (`resumeTranscript`); then `continue()`.
+   * Throws `AgentBusyError` while a run is active. */
+  resume(log: readonly (RecordedEvent | AgentEvent)[]): void {
+    this.importMessages(resumeTranscript(log));
+  }
+
   /** Clears the transcript, the queues and the usage (a running run is cancelled first). */
   reset(): void {
     this.abort({ silent: true });
@@ -318,9 +331,9 @@ export class Agent {
     return this.config.scheduler ?? asyncScheduler;
   }
 
-  private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult> {
+  private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
     if (this.active) return Promise.reject(new AgentBusyError());
-    return new Promise<AgentRunResult>((resolve, reject) => {
+    return new Promise<AgentRunResult<TOutput>>((resolve, reject) => {
       const active: ActiveRun = {
         controller: new AbortController(),
         cancel: new Subject<void>(),
@@ -361,13 +374,16 @@ export class Agent {
               const signal = stopSignal('user-requested', 'The run was cancelled.', { source: 'abort' });
               return resolve(this.result(active, signal));
             }
-            resolve({
+            const result: AgentRunResult<TOutput> = {
               reason: end.reason,
               signal: end.signal,
               messages: end.messages,
               usage: end.usage,
               steps: end.steps,
-            });
+            };
+            // Validated against the agent's own output schema by the run.
+            if (end.output !== undefined) result.output = end.output as TOutput;
+            resolve(result);
           },
         });
     });
@@ -392,7 +408,7 @@ export class Agent {
     for (const resolve of waiters) resolve();
   }
 
-  private result(active: ActiveRun, signal: StopSignal): AgentRunResult {
+  private result(active: ActiveRun, signal: StopSignal): AgentRunResult<TOutput> {
     const state = this.state.value;
     const messages = state.messages.slice(active.before);
     let usage = emptyUsage();

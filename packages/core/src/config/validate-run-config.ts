@@ -1,3 +1,4 @@
+import { checkPrices } from '../cost/check-prices.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../loop/run-config.js';
 import { checkNumber, invalidOption } from './check-number.js';
@@ -9,6 +10,21 @@ function checkSignal(value: unknown): void {
   const signal = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const ok = typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function';
   if (!ok) throw invalidOption('signal', value, 'an AbortSignal (e.g. new AbortController().signal)');
+}
+
+function checkInstrument(value: unknown): void {
+  if (value === undefined) return;
+  const hooks =
+    typeof value === 'object' || typeof value === 'function' ? (value as Record<string, unknown>) : null;
+  const ok =
+    hooks !== null &&
+    ['events', 'toolScope'].every((key) => hooks[key] === undefined || typeof hooks[key] === 'function');
+  if (!ok)
+    throw invalidOption(
+      'instrument',
+      value,
+      'a RunInstrument: { events?(events$, run), toolScope?(call, execute) }',
+    );
 }
 
 function checkStopWhen(value: unknown): void {
@@ -58,8 +74,10 @@ export function validateRunConfig(config: RunAgentConfig): void {
   }
   checkMethods('scheduler', c.scheduler, ['now', 'schedule'], 'an RxJS SchedulerLike');
   checkSignal(c.signal);
+  checkInstrument(c.instrument);
   checkStopWhen(c.stopWhen);
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);
   checkTools(c.tools);
+  checkPrices(c.prices);
 }

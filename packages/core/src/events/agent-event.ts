@@ -240,6 +240,20 @@ export interface AgentEndEvent {
   messages: AgentMessage[];
   usage: Usage;
   steps: number;
+  /** The validated final answer of a run with `output` (see `AgentEndEventOf` for its type). */
+  output?: unknown;
+}
+
+/**
+ * The partial final answer of a run with `output`, parsed from the JSON streamed so far
+ * (incomplete strings, arrays and objects included); the validated answer comes on `agent-end`.
+ *
+ * @example
+ * if (event.type === 'output-update') render(event.output);
+ */
+export interface OutputUpdateEvent {
+  type: 'output-update';
+  output: unknown;
 }
 
 /**
@@ -269,6 +283,7 @@ export type AgentEvent =
   | SummaryStartEvent
   | SummaryUpdateEvent
   | WarningEvent
+  | OutputUpdateEvent
   | AgentEndEvent;
 
 /**

@@ -23,7 +23,7 @@ import {
 import { validateRunConfig } from '../config/validate-run-config.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { PipelineError } from '../errors/pipeline-error.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { AgentMessage } from '../messages/types.js';
 import { asTurn } from '../operators/turn-operator.js';
@@ -32,6 +32,9 @@ import { decideTurn } from './decide-turn.js';
 import { resolvePipeline } from './default-pipeline.js';
 import { toUserMessage } from './message-queue.js';
 import { buildPipeline } from './pipeline-build.js';
+import { withOutputStage, withStructuredOutput } from '../output/prepare-output.js';
+import type { InferOutput, OutputSchema } from '../output/output-schema.js';
+import type { AgentEventOf } from '../output/typed-events.js';
 import type { RunAgentConfig } from './run-config.js';
 import { RunScope } from './run-scope.js';
 import { RunWatch } from './run-watch.js';
@@ -65,14 +68,19 @@ interface NextTurn {
  * runAgent({ model: openai('gpt-4o-mini'), tools: [weather], prompt: 'Weather in Paris?', stopWhen: stepCountIs(4) })
  *   .subscribe((e) => e.type === 'message-update' && process.stdout.write(e.delta.text));
  */
-export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
+export function runAgent<S extends OutputSchema>(
+  config: RunAgentConfig & { output: S },
+): Observable<AgentEventOf<InferOutput<S>>>;
+export function runAgent(config: RunAgentConfig): Observable<AgentEvent>;
+export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
   return defer(() => {
-    if (!config?.model || typeof config.model.stream !== 'function') {
+    if (!given?.model || typeof given.model.stream !== 'function') {
       throw new AgentConfigError(
         'runAgent needs a model: pass { model } with a ChatModel, e.g. openai("gpt-4o-mini").',
       );
     }
-    validateRunConfig(config);
+    validateRunConfig(given);
+    const config = withStructuredOutput(given);
     const scheduler = config.scheduler ?? asyncScheduler;
     const now = scheduler.now();
     const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
@@ -97,7 +105,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
     try {
       const { output$, registrations } = buildPipeline(
         scope,
-        resolvePipeline(config),
+        withOutputStage(config, resolvePipeline(config)),
         defer(() => from(turnItems)),
       );
       if (!isObservable(output$)) {
@@ -145,7 +153,7 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
           tap(() => (aborted = true)),
         )
       : undefined;
-    return concat(
+    const run$ = concat(
       defer(() => {
         const raised = early ?? [];
         early = undefined;
@@ -171,6 +179,10 @@ export function runAgent(config: RunAgentConfig): Observable<AgentEvent> {
         return from([...closing, end]);
       }),
     ).pipe(finalize(() => scope.close(!ended)));
+    const instrument = config.instrument;
+    if (!instrument?.events) return run$;
+    const { provider, modelId } = config.model;
+    return instrument.events(run$, { runId, scheduler, provider, modelId });
   });
 }
 
@@ -240,7 +252,7 @@ function pass(
         for (const event of decision.events) out.next(event);
         if ('next' in decision) return of<NextTurn>({ turn: decision.next, input: decision.input });
         const { last, end } = decision;
-        const agentEnd: AgentEvent = {
+        const agentEnd: AgentEndEvent = {
           type: 'agent-end',
           reason: end.reason,
           signal: end,
@@ -248,6 +260,7 @@ function pass(
           usage: last.usage,
           steps: last.steps.length + 1,
         };
+        if (last.output !== undefined) agentEnd.output = last.output;
         out.next(agentEnd);
         return EMPTY;
       }),

@@ -1,11 +1,15 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { ContextManager } from '../context/context-manager.js';
+import type { PriceTable } from '../cost/model-price.js';
+import type { OutputMode } from '../output/output-mode.js';
+import type { OutputSchema } from '../output/output-schema.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest, SystemBlock } from '../model/chat-model.js';
 import type { StopCondition, StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import type { LoopItem } from './loop-item.js';
+import type { RunInstrument } from './run-instrument.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 
 /**
@@ -105,4 +109,14 @@ export interface RunAgentConfig extends ModelCallOptions {
   pipeline?: Pipeline;
   /** The run's id (default a random UUID). */
   runId?: string;
+  /** Tracing or metrics around the run's events and each tool's execution (e.g. `traceRun()`). */
+  instrument?: RunInstrument;
+  /** Prices to add to or override the built-in table (fills `usage.costUsd`). */
+  prices?: PriceTable;
+  /** The shape of the final answer (zod or JSON Schema): validated, retried, typed on `agent-end`. */
+  output?: OutputSchema;
+  /** How the answer is asked for: the provider's JSON-schema mode, a `final_answer` tool, or `'auto'`. */
+  outputMode?: OutputMode;
+  /** Invalid answers sent back for another try before `StructuredOutputError` (default 2). */
+  maxOutputRetries?: number;
 }

@@ -11,7 +11,8 @@ import type { RunFacts } from './run-facts.js';
 
 const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map();
 
-function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
+/** @internal The run's tools by name, checked (each well formed, names unique). */
+export function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
   if (!tools || tools.length === 0) return NO_TOOLS;
   const map = new Map<string, AnyTool>();
   for (const tool of tools) {

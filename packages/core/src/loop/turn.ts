@@ -14,7 +14,11 @@ import type { StopGuard } from '../stop/stop-condition.js';
 import type { StopSignal } from '../stop/stop-signal.js';
 import { AppendLog } from '../util/append-log.js';
 import type { MessageQueue } from './message-queue.js';
+import type { ToolSpec } from '../model/chat-model.js';
+import type { AnyTool } from '../tools/tool.js';
+import { toToolSpec } from '../tools/validate-args.js';
 import type { RunFacts, SteeringQueue } from './run-facts.js';
+import { toolMap } from './run-scope.js';
 
 const TURN = Symbol.for('rxagent.turn');
 
@@ -36,6 +40,14 @@ interface TurnFields {
   readonly guards: readonly StopGuard[];
   readonly toolErrors: ReadonlyMap<string, number>;
   readonly lengthRecoveries: number;
+  readonly toolSet?: ToolSet;
+  readonly output?: unknown;
+}
+
+/** Tools that replace the run's from some turn on (`withTools`). */
+interface ToolSet {
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly specs: readonly ToolSpec[];
 }
 
 /**
@@ -94,6 +106,9 @@ export class Turn {
   readonly toolErrors: ReadonlyMap<string, number>;
   /** Output-length recoveries so far in the run. */
   readonly lengthRecoveries: number;
+  private readonly toolSet?: ToolSet;
+  /** The validated final answer of a run with `output` (set by its structured-output stage). */
+  readonly output?: unknown;
   private readonly log: AppendLog<AgentMessage>;
   private readonly modelLog: AppendLog<Message>;
   private readonly stepLog: AppendLog<StepResult>;
@@ -117,6 +132,8 @@ export class Turn {
     this.guards = fields.guards;
     this.toolErrors = fields.toolErrors;
     this.lengthRecoveries = fields.lengthRecoveries;
+    this.toolSet = fields.toolSet;
+    this.output = fields.output;
   }
 
   /**
@@ -216,6 +233,11 @@ export class Turn {
     });
   }
 
+  /** This turn with the run's validated final answer. */
+  withOutput(output: unknown): Turn {
+    return this.copy({ output });
+  }
+
   /** This turn, ending the run after it. */
   withStop(signal: StopSignal): Turn {
     return this.copy({ stop: signal });
@@ -249,6 +271,26 @@ export class Turn {
   withFollowUps(queue: MessageQueue): Turn {
     if (this.followUps.includes(queue)) return this;
     return this.copy({ followUps: [...this.followUps, queue] });
+  }
+
+  /**
+   * This turn, and the turns after it, offering `tools` to the model instead of the run's tools:
+   * for tool lists that change during a run (an MCP server's `listChanged`). The rest of the
+   * run's facts stay as they are. Throws an `AgentConfigError` for malformed tools or duplicate names.
+   */
+  withTools(tools: readonly AnyTool[]): Turn {
+    const map = toolMap(tools);
+    return this.copy({ toolSet: { tools: map, specs: Object.freeze([...map.values()].map(toToolSpec)) } });
+  }
+
+  /** The tools the model is offered this turn: the run's, unless `withTools` changed them. */
+  get tools(): ReadonlyMap<string, AnyTool> {
+    return this.toolSet?.tools ?? this.run.tools;
+  }
+
+  /** The tools as the model sees them this turn. */
+  get toolSpecs(): readonly ToolSpec[] {
+    return this.toolSet?.specs ?? this.run.toolSpecs;
   }
 
   /** This turn with one more stop guard. */
@@ -286,6 +328,7 @@ export class Turn {
       guards: this.guards,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
+      toolSet: this.toolSet,
     });
   }
 
@@ -316,6 +359,8 @@ export class Turn {
       guards: this.guards,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
+      toolSet: this.toolSet,
+      output: this.output,
       ...changes,
     });
   }

@@ -11,7 +11,8 @@ export function emptyUsage(): Usage {
 }
 
 /**
- * The sum of two usage records (cost and reasoning tokens summed when either has them).
+ * The sum of two usage records (reasoning tokens summed when either has them; the cost only
+ * when both are priced, so a total never hides an unpriced call).
  *
  * @example
  * const total = steps.reduce((sum, s) => addUsage(sum, s.usage), emptyUsage());
@@ -27,8 +28,14 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
     sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
   }
-  if (a.costUsd !== undefined || b.costUsd !== undefined) {
+  // A sum with an unpriced part would be a wrong figure: the cost is kept only when every
+  // part is priced (a record with no tokens at all, like emptyUsage(), costs nothing).
+  if ((a.costUsd !== undefined || b.costUsd !== undefined) && priced(a) && priced(b)) {
     sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
   }
   return sum;
+}
+
+function priced(u: Usage): boolean {
+  return u.costUsd !== undefined || (u.inputTokens === 0 && u.outputTokens === 0 && u.totalTokens === 0);
 }

@@ -16,7 +16,8 @@ export function buildRequest(
   messages: readonly Message[],
   extra?: Partial<Omit<ChatRequest, 'messages'>>,
 ): ChatRequest {
-  const { config, toolSpecs } = turn.run;
+  const { config } = turn.run;
+  const { toolSpecs } = turn;
   const request: ChatRequest = { messages };
   if (config.system !== undefined) request.system = config.system;
   if (toolSpecs.length > 0) request.tools = [...toolSpecs];

@@ -6,6 +6,7 @@ import type { AssistantMessage, UserMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { MessageBuilder } from '../model/message-builder.js';
 import type { ModelEvent } from '../model/model-event.js';
+import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
 
 /**
@@ -64,7 +65,10 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
           subscriber.error(error);
           return;
         }
+        const priced = priceMessage(turn.run, message, model.modelId);
+        message = priced.message;
         if (!started) start();
+        if (priced.warning) subscriber.next(priced.warning);
         subscriber.next({ type: 'message-end', message });
         subscriber.next(withLengthRecovery(turn, message));
         subscriber.complete();

@@ -25,6 +25,8 @@ import { stopSignal } from '../stop/stop-signal.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';
 import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
 import { errorToolResult } from '../tools/tool-output.js';
+import type { ToolScope } from '../tools/execute-tool.js';
+import type { ToolScopeCall } from '../loop/run-instrument.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 
 /**
@@ -58,7 +60,7 @@ interface Group {
 function groupsOf(turn: Turn, calls: readonly ToolCallPart[]): Group[] {
   const groups: Group[] = [];
   calls.forEach((call, i) => {
-    const safe = flag(turn.run.tools.get(call.name)?.concurrencySafe, call.args, true);
+    const safe = flag(turn.tools.get(call.name)?.concurrencySafe, call.args, true);
     const last = groups[groups.length - 1];
     if (safe && last?.safe) last.indexes.push(i);
     else groups.push({ safe, indexes: [i] });
@@ -92,6 +94,16 @@ export function runToolBatch(
     const toolErrors = new Map(turn.toolErrors);
     const progress = new Subject<AgentEvent>();
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
+    const instrument = config.instrument;
+    const toolScope: ToolScope | undefined =
+      instrument?.toolScope !== undefined
+        ? <T>(call: ToolScopeCall, execute: () => T): T =>
+            (instrument.toolScope as NonNullable<typeof instrument.toolScope>).call(
+              instrument,
+              call,
+              execute,
+            ) as T
+        : undefined;
     let skipText: string | undefined;
     let stop: { error: AgentStop; call: ToolCallPart } | undefined;
 
@@ -130,7 +142,7 @@ export function runToolBatch(
       defer(() => {
         if (steered()) return EMPTY; // left for the skipped results at the end
         const call = calls[i] as ToolCallPart;
-        const tool = run.tools.get(call.name);
+        const tool = turn.tools.get(call.name);
         const start: AgentEvent = {
           type: 'tool-start',
           toolCallId: call.id,
@@ -148,7 +160,7 @@ export function runToolBatch(
           runId: run.runId,
           call,
           tool,
-          tools: run.tools,
+          tools: turn.tools,
           scheduler: run.scheduler,
           messages: turn.messages,
           timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
@@ -157,6 +169,7 @@ export function runToolBatch(
           toolGate: options.toolGate ?? config.toolGate,
           middlewares: options.middlewares ?? config.middlewares ?? [],
           progress: (event) => progress.next(event),
+          ...(toolScope ? { toolScope } : {}),
         });
         if (tool?.interrupt === 'cancel' && interruptQueues.length > 0) {
           const cancelled: CallSettled = {

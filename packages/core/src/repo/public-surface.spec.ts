@@ -33,6 +33,36 @@ describe('the public surface of @rxagent/core', () => {
       expect(Object.keys(core)).toContain(name);
   });
 
+  it('exports structured output, cost and the repeated-call stop rule', () => {
+    for (const name of [
+      'StructuredOutputError',
+      'toStrictJsonSchema',
+      'MODEL_PRICES',
+      'PRICES_CHECKED_ON',
+      'modelPrice',
+      'usageCost',
+      'repeatedToolCalls',
+    ])
+      expect(Object.keys(core)).toContain(name);
+    // The stage runAgent appends is not an operator users place.
+    expect(Object.keys(core)).not.toContain('structuredOutput');
+  });
+
+  it('exports run results, streams and resume', () => {
+    for (const name of [
+      'runResult',
+      'toResult',
+      'eachEvent',
+      'shareRun',
+      'toSSEStream',
+      'sseResponse',
+      'sendSSE',
+      'fromSSE',
+      'resumeTranscript',
+    ])
+      expect(Object.keys(core)).toContain(name);
+  });
+
   it('gives adapters what they need on the provider entry', () => {
     expect(Object.keys(provider).sort()).toEqual([
       'MessageBuilder',

@@ -79,6 +79,8 @@ export interface AgentState {
   stopSignal?: StopSignal;
   error?: SerializedError;
   isRunning: boolean;
+  /** A run with `output`: the partial answer while it streams, then the validated one. */
+  output?: unknown;
   /** Retries of model calls so far in this run. */
   retries: number;
   /** How full the context is (the last `context-usage`; only with a context manager that reports it). */

@@ -26,6 +26,7 @@ function copy(s: AgentState): AgentState {
     retries: s.retries,
     contextUsage: s.contextUsage,
     compacting: s.compacting,
+    output: s.output,
   };
 }
 
@@ -64,6 +65,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.isRunning = true;
       next.retries = 0;
       next.compacting = undefined;
+      next.output = undefined;
       return next;
     case 'turn-start':
       next = copy(state);
@@ -143,9 +145,14 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next = copy(state);
       next.contextUsage = event.usage;
       return next;
+    case 'output-update':
+      next = copy(state);
+      next.output = event.output;
+      return next;
     case 'agent-end':
       next = copy(state);
       next.compacting = undefined;
+      if (event.output !== undefined) next.output = event.output;
       next.phase = 'idle';
       next.streamingMessage = undefined;
       next.stopReason = event.reason;

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../messages/types.js';
+import type { FinishReason, Usage } from '../messages/types.js';
 import type { StopCondition } from './stop-condition.js';
 import { stopSignal } from './stop-signal.js';
 
@@ -71,29 +71,37 @@ export interface TokenPrices {
 }
 
 /**
- * Stops once the run has cost `maxUsd` (reason `token-limit`): the providers' `costUsd`
- * when reported, else computed from `prices` (cached input at its own price).
+ * Stops once the run has cost `maxUsd` (reason `token-limit`). Without `prices` it reads the
+ * run's `usage.costUsd`, which the loop fills from the built-in price table (and the run's
+ * `prices` option): nothing to pass for OpenAI and Anthropic models. A run with an unpriced
+ * model has no total cost (the loop warns once), so the budget cannot stop it. With `prices`,
+ * the cost is computed from the tokens when no `costUsd` is known (cached input at its own price).
  *
  * @example
+ * stopWhen(costBudget(0.5));
  * stopWhen(costBudget(0.5, { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3 }));
  */
-export function costBudget(maxUsd: number, prices: TokenPrices): StopCondition {
+export function costBudget(maxUsd: number, prices?: TokenPrices): StopCondition {
   return function costBudget({ usage }) {
-    const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
-    const cost =
-      usage.costUsd ??
-      (uncached * prices.inputPerMillion +
-        usage.outputTokens * prices.outputPerMillion +
-        usage.cacheReadTokens * (prices.cacheReadPerMillion ?? prices.inputPerMillion) +
-        usage.cacheWriteTokens * (prices.cacheWritePerMillion ?? prices.inputPerMillion)) /
-        1_000_000;
-    return cost >= maxUsd
+    const cost = usage.costUsd ?? (prices ? computedCost(usage, prices) : undefined);
+    return cost !== undefined && cost >= maxUsd
       ? stopSignal('token-limit', `Cost limit reached: $${cost.toFixed(4)}/$${maxUsd}`, {
           context: { costUsd: cost, maxUsd },
           source: 'costBudget',
         })
       : undefined;
   };
+}
+
+function computedCost(usage: Usage, prices: TokenPrices): number {
+  const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
+  return (
+    (uncached * prices.inputPerMillion +
+      usage.outputTokens * prices.outputPerMillion +
+      usage.cacheReadTokens * (prices.cacheReadPerMillion ?? prices.inputPerMillion) +
+      usage.cacheWriteTokens * (prices.cacheWritePerMillion ?? prices.inputPerMillion)) /
+    1_000_000
+  );
 }
 
 /**

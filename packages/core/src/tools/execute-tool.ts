@@ -19,6 +19,7 @@ import type { CallContext } from './call-context.js';
 import { settled, type CallSettled } from './call-settled.js';
 import type { AnyTool } from './tool.js';
 import type { ToolMiddleware } from './tool-hooks.js';
+import type { ToolScopeCall } from '../loop/run-instrument.js';
 import { errorText, errorToolResult, toToolResult } from './tool-output.js';
 
 /** What `executeTool` needs besides the call. */
@@ -31,6 +32,21 @@ export interface ExecuteToolEnv {
   scheduler: SchedulerLike;
   /** Called when the timeout fires (aborts the call's signal). */
   onTimeout(): void;
+  /** Called when `execute` returned a Promise (to warn under virtual time). */
+  onPromise?(): void;
+  /** Runs the execution inside the run instrument's scope (see `RunInstrument.toolScope`). */
+  toolScope?: ToolScope;
+}
+
+/** `RunInstrument.toolScope`, bound. */
+export type ToolScope = <T>(call: ToolScopeCall, execute: () => T) => T;
+
+/** Subscribes to `run$` inside the scope, so what the tool starts then belongs to it. */
+function scoped<T>(env: ExecuteToolEnv, call: ToolCallPart, run$: Observable<T>): Observable<T> {
+  const scope = env.toolScope;
+  if (!scope) return run$;
+  const info = { runId: env.ctx.runId, toolCallId: call.id, toolName: call.name };
+  return new Observable<T>((subscriber) => scope(info, () => run$.subscribe(subscriber)));
 }
 
 function failure(error: unknown): CallSettled {
@@ -111,10 +127,15 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
   if (env.middlewares.length === 0) {
     let value: unknown;
     try {
-      value = tool.execute(call.args, ctx);
+      const execute = (): unknown => tool.execute(call.args, ctx);
+      const scope = env.toolScope;
+      value = scope
+        ? scope({ runId: ctx.runId, toolCallId: call.id, toolName: call.name }, execute)
+        : execute();
     } catch (error) {
       return failure(error);
     }
+    if (isPromiseLike(value)) env.onPromise?.();
     if (!isPromiseLike(value) && !isObservable(value)) {
       try {
         return fromResult(toToolResult(tool, value));
@@ -122,15 +143,20 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
         return failure(error);
       }
     }
-    return withTimeout(call, env, settle(returned(tool, value, ctx)));
+    const returned$ = returned(tool, value, ctx);
+    return withTimeout(call, env, settle(isObservable(value) ? scoped(env, call, returned$) : returned$));
   }
   const inner = (c: ToolCallPart): Observable<ToolResult> =>
-    defer(() => returned(tool, tool.execute(c.args as never, ctx), ctx));
+    defer(() => {
+      const value = tool.execute(c.args, ctx);
+      if (isPromiseLike(value)) env.onPromise?.();
+      return returned(tool, value, ctx);
+    });
   const chain = env.middlewares.reduceRight<(c: ToolCallPart) => Observable<ToolResult>>(
     (next, middleware) => (c) => defer(() => from(middleware(c, ctx, next))),
     inner,
   );
-  return withTimeout(call, env, settle(chain(call)));
+  return withTimeout(call, env, settle(scoped(env, call, chain(call))));
 }
 
 /** The last result as a settled call (no value: an empty result); errors as error results. */

@@ -4,7 +4,8 @@ import type { JSONSchema } from '../model/chat-model.js';
 import { describeValue } from '../util/describe-value.js';
 
 // Options of every validator: all errors, unknown keywords tolerated.
-const OPTIONS = { allErrors: true, strict: false } as const;
+// Formats are not checked (no format vocabulary is loaded): say so to ajv, which otherwise warns on stderr for each one.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
 // Checks schemas against their meta-schema (compiled once, here); it never keeps a user schema.
 const checker = new Ajv(OPTIONS);
 const compiled = new WeakMap<object, ValidateFunction>();

@@ -21,7 +21,8 @@ import { isPromiseLike, toObservable } from '../util/to-observable.js';
 import { approvalNeeded, toApprovalDecision } from './approval-decision.js';
 import { CallContext } from './call-context.js';
 import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
-import { executeTool } from './execute-tool.js';
+import { executeTool, type ToolScope } from './execute-tool.js';
+import { promiseToolWarning } from './virtual-time-warning.js';
 import type { AnyTool } from './tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
 import { errorText, errorToolResult } from './tool-output.js';
@@ -45,6 +46,8 @@ export interface ToolCallEnv {
   middlewares: readonly ToolMiddleware[];
   /** Where progress reported with `ctx.progress` goes (it may come at any time). */
   progress(event: AgentEvent): void;
+  /** The run instrument's scope around the execution. */
+  toolScope?: ToolScope;
 }
 
 /** An item of one call's stream: its events, then its one outcome. */
@@ -110,6 +113,11 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
           timeoutMs: env.timeoutMs,
           scheduler: env.scheduler,
           onTimeout: () => cancel.abort('timeout'),
+          ...(env.toolScope ? { toolScope: env.toolScope } : {}),
+          onPromise: () => {
+            const warning = promiseToolWarning(env.scheduler, env.tools, call.name);
+            if (warning) env.progress(warning);
+          },
         },
       );
       return isObservable(outcome) ? outcome : of(outcome);

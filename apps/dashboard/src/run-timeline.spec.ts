@@ -1,0 +1,142 @@
+import type { AgentEvent } from '@rxagent/core';
+import { assistantMessage, usage } from '@rxagent/testing';
+import { RunTimeline } from './run-timeline.js';
+
+const call = (id: string, name: string) => ({
+  type: 'tool-call' as const,
+  id,
+  name,
+  args: { path: `${id}.md` },
+});
+const toolMessage = assistantMessage([call('a', 'read'), call('b', 'write')], 'tool-calls', {
+  usage: { inputTokens: 1000, outputTokens: 100 },
+});
+const answer = assistantMessage([{ type: 'text', text: 'Done' }], 'stop', {
+  usage: usage({ inputTokens: 2000, outputTokens: 50, costUsd: 0.01 }),
+});
+const result = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: false });
+
+/** A run as [time, event] pairs. */
+const RUN: [number, AgentEvent][] = [
+  [1000, { type: 'agent-start', runId: 'r' }],
+  [1000, { type: 'turn-start', step: 1 }],
+  [
+    1010,
+    { type: 'retry', attempt: 1, delayMs: 100, error: { name: 'RateLimitError', message: 'slow down' } },
+  ],
+  [1150, { type: 'message-update', message: toolMessage, delta: { kind: 'toolcall', text: '{', index: 0 } }],
+  [1200, { type: 'message-end', message: toolMessage }],
+  [1200, { type: 'tool-start', toolCallId: 'a', toolName: 'read', args: { path: 'a.md' } }],
+  [1200, { type: 'tool-start', toolCallId: 'b', toolName: 'write', args: { path: 'b.md' } }],
+  [1201, { type: 'approval-request', toolCallId: 'b', toolName: 'write', args: { path: 'b.md' } }],
+  [
+    1300,
+    { type: 'tool-end', toolCallId: 'a', toolName: 'read', args: {}, result: result('A'), isError: false },
+  ],
+  [1500, { type: 'approval-end', toolCallId: 'b', toolName: 'write', approved: false, reason: 'no' }],
+  [
+    1500,
+    {
+      type: 'tool-end',
+      toolCallId: 'b',
+      toolName: 'write',
+      args: {},
+      result: { ...result('no'), isError: true },
+      isError: true,
+    },
+  ],
+  [
+    1500,
+    {
+      type: 'message-end',
+      message: {
+        role: 'tool',
+        toolCallId: 'a',
+        toolName: 'read',
+        content: [{ type: 'text', text: 'A' }],
+        isError: false,
+        timestamp: 0,
+      },
+    },
+  ],
+  [1500, { type: 'turn-start', step: 2 }],
+  [1600, { type: 'message-end', message: answer }],
+];
+
+describe('RunTimeline', () => {
+  it('folds a run into rows with phases, marks, tokens and cost', () => {
+    const timeline = new RunTimeline();
+    for (const [at, event] of RUN) timeline.see(event, at);
+    timeline.see(
+      {
+        type: 'agent-end',
+        reason: 'completed',
+        signal: { reason: 'completed', message: '' },
+        messages: [],
+        usage: usage(),
+        steps: 2,
+      },
+      1600,
+    );
+    const view = timeline.view(99_999);
+    expect(view).toMatchObject({ ended: true, now: 600, stopReason: 'completed', startedAt: 1000 });
+    expect(view.rows.map((r) => [r.id, r.start, r.end, r.status])).toEqual([
+      ['model-1', 0, 200, 'ok'],
+      ['tool-a', 200, 300, 'ok'],
+      ['tool-b', 200, 500, 'rejected'],
+      ['model-2', 500, 600, 'ok'],
+    ]);
+    const [model, , write, last] = view.rows;
+    expect(model?.segments).toEqual([
+      { phase: 'waiting-first-token', start: 0, end: 10 },
+      { phase: 'retry', start: 10, end: 110 },
+      { phase: 'waiting-first-token', start: 110, end: 150 },
+      { phase: 'streaming', start: 150, end: 200 },
+    ]);
+    expect(model?.firstTokenMs).toBe(150);
+    expect(model?.marks.map((m) => m.kind)).toEqual(['retry']);
+    expect(write?.segments).toEqual([{ phase: 'approval', start: 200, end: 500 }]);
+    expect(write?.marks).toEqual([{ at: 500, kind: 'rejected', text: 'rejected: no' }]);
+    // Priced at the default prices, unless the provider reported a cost.
+    expect(model?.costUsd).toBeCloseTo((1000 * 0.15 + 100 * 0.6) / 1e6, 12);
+    expect(last?.costUsd).toBe(0.01);
+    expect(view.totals).toMatchObject({ input: 3000, output: 150, total: 3150, steps: 2 });
+    expect(view.totals.costUsd).toBeCloseTo(0.01 + 0.00021, 12);
+  });
+
+  it('keeps each step in full for its detail', () => {
+    const timeline = new RunTimeline();
+    for (const [at, event] of RUN) timeline.see(event, at);
+    expect(timeline.detail('tool-a')).toMatchObject({
+      args: '{\n  "path": "a.md"\n}',
+      result: 'A',
+      isError: false,
+    });
+    expect(timeline.detail('tool-b')).toMatchObject({
+      approval: { approved: false, reason: 'no' },
+      isError: true,
+    });
+    const model2 = timeline.detail('model-2');
+    expect(model2?.input?.map((m) => m.role)).toEqual(['tool']);
+    expect(model2?.output).toEqual(answer);
+    expect(timeline.detail('nope')).toBeUndefined();
+  });
+
+  it('draws a row still running up to now, and closes it when the run stops without agent-end', () => {
+    const timeline = new RunTimeline();
+    timeline.see({ type: 'agent-start', runId: 'r' }, 0);
+    timeline.see({ type: 'turn-start', step: 1 }, 0);
+    expect(timeline.view(250)).toMatchObject({
+      ended: false,
+      now: 250,
+      rows: [{ id: 'model-1', status: 'running' }],
+    });
+    timeline.stop(300, 'cancelled');
+    expect(timeline.view(999)).toMatchObject({
+      ended: true,
+      now: 300,
+      stopReason: 'cancelled',
+      rows: [{ end: 300, status: 'cancelled' }],
+    });
+  });
+});

@@ -1,0 +1,5 @@
+export { RunHubs } from './run-hubs.js';
+export type { StartRun } from './run-hubs.js';
+export { nodeRunRoutes, startNodeServer } from './node-server.js';
+export { honoRunApp, startHonoServer } from './hono-app.js';
+export { scriptedRun } from './scripted-run.js';

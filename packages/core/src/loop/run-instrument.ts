@@ -1,0 +1,52 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { AgentEvent } from '../events/agent-event.js';
+
+/**
+ * The run an instrument is attached to, as known when it is subscribed.
+ *
+ * @example
+ * const run: InstrumentedRun = { runId: 'r1', scheduler: asyncScheduler, provider: 'openai', modelId: 'gpt-4o-mini' };
+ */
+export interface InstrumentedRun {
+  runId: string;
+  /** The run's scheduler: where an instrument takes its times from. */
+  scheduler: SchedulerLike;
+  provider: string;
+  modelId: string;
+}
+
+/**
+ * The tool call whose execution a `toolScope` wraps.
+ *
+ * @example
+ * const call: ToolScopeCall = { runId: 'r1', toolCallId: 'call_1', toolName: 'read' };
+ */
+export interface ToolScopeCall {
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+}
+
+/**
+ * A seam for tracing and metrics (`@rxagent/otel` implements it): `events` wraps the run's
+ * events once per subscription; `toolScope` runs each tool's execution — middlewares and
+ * `execute`, and the subscription of an Observable they return — inside a scope of its own,
+ * so that work the tool starts (HTTP, database calls) can be attributed to the call. Both are
+ * optional; a run without an instrument pays nothing.
+ *
+ * @example
+ * const instrument: RunInstrument = {
+ *   events: (events$, run) => events$.pipe(tap((e) => console.log(run.runId, e.type))),
+ *   toolScope: (call, execute) => execute(),
+ * };
+ * runAgent({ model, prompt: 'Hi', instrument });
+ */
+export interface RunInstrument {
+  /** Called when the run is subscribed, with its events; returns the events the run emits. */
+  events?(events$: Observable<AgentEvent>, run: InstrumentedRun): Observable<AgentEvent>;
+  /**
+   * Calls `execute` (synchronously, once) and returns what it returns. Entered for the call to
+   * `execute`, and again for the subscription of an Observable the tool or a middleware returned.
+   */
+  toolScope?<T>(call: ToolScopeCall, execute: () => T): T;
+}

@@ -1,0 +1,112 @@
+import {
+  defer,
+  filter,
+  lastValueFrom,
+  map,
+  scan,
+  throwIfEmpty,
+  type Observable,
+  type OperatorFunction,
+} from 'rxjs';
+import type { AgentEndEvent, AgentEvent, StepResult } from '../events/agent-event.js';
+import { assistantText } from '../messages/message-helpers.js';
+import type { AgentMessage, Usage } from '../messages/types.js';
+import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import { NoRunResultError } from './result-errors.js';
+
+/**
+ * What a finished run produced, in one value.
+ *
+ * @example
+ * const { text, usage, reason }: RunResult = await runResult(runAgent(config));
+ */
+export interface RunResult<Output = unknown> {
+  /** The text of the run's last assistant message ('' when it had none). */
+  text: string;
+  /** The structured output `agent-end` carried, when the run asked for one. */
+  output: Output | undefined;
+  /** The messages this run appended to the transcript. */
+  messages: AgentMessage[];
+  /** The run's total usage. */
+  usage: Usage;
+  /** Every turn's result, in order (from `turn-end`). */
+  steps: StepResult[];
+  reason: StopReason;
+  signal: StopSignal;
+}
+
+function lastAssistantText(messages: readonly AgentMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as AgentMessage;
+    if (message.role === 'assistant') return assistantText(message);
+  }
+  return '';
+}
+
+function resultOf<Output>(end: AgentEndEvent, steps: StepResult[]): RunResult<Output> {
+  // `output` is read where a run that asks for structured output puts it.
+  const output = (end as AgentEndEvent & { output?: Output }).output;
+  return {
+    text: lastAssistantText(end.messages),
+    output,
+    messages: end.messages,
+    usage: end.usage,
+    steps,
+    reason: end.reason,
+    signal: end.signal,
+  };
+}
+
+interface Gathered {
+  steps: StepResult[];
+  end?: AgentEndEvent;
+}
+
+/**
+ * Turns a run into its one result, emitted when the run completes. A run that completes
+ * without `agent-end` (cut by `take` or `takeUntil`) errors with `NoRunResultError`; the run's
+ * own error passes through.
+ *
+ * @return An operator from the run's events to its `RunResult`.
+ *
+ * @example
+ * runAgent(config).pipe(toResult()).subscribe(({ text, reason }) => console.log(reason, text));
+ */
+export function toResult<Output = unknown>(): OperatorFunction<AgentEvent, RunResult<Output>> {
+  return (events$) =>
+    defer(() =>
+      events$.pipe(
+        filter((e) => e.type === 'turn-end' || e.type === 'agent-end'),
+        scan<AgentEvent, Gathered>(
+          (acc, event) => {
+            if (event.type === 'turn-end') acc.steps.push(event.step);
+            else if (event.type === 'agent-end') acc.end = event;
+            return acc;
+          },
+          { steps: [] },
+        ),
+        filter((acc) => acc.end !== undefined),
+        map((acc) => resultOf<Output>(acc.end as AgentEndEvent, acc.steps)),
+        throwIfEmpty(
+          () =>
+            new NoRunResultError(
+              'The run completed without agent-end, so it has no result: do not cut it with take/takeUntil before toResult(), or read the events instead.',
+            ),
+        ),
+      ),
+    );
+}
+
+/**
+ * Runs a run to its end and resolves with its result; rejects with the run's error (or
+ * `NoRunResultError` when it completed without `agent-end`).
+ *
+ * @param run$ A run, e.g. `runAgent(config)`.
+ * @return A Promise of the run's `RunResult`.
+ *
+ * @example
+ * const { text, usage } = await runResult(runAgent({ model, prompt: 'What is 2 + 2?' }));
+ */
+export function runResult<Output = unknown>(run$: Observable<AgentEvent>): Promise<RunResult<Output>> {
+  return lastValueFrom(run$.pipe(toResult<Output>()));
+}

@@ -1,0 +1,82 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { RichToolOutput, ToolContext } from '@rxagent/core';
+import { Observable } from 'rxjs';
+import { mapCallResult, type McpCallResult } from './map-call-result.js';
+import type { McpSession } from './open-session.js';
+
+// The SDK's own request timer would fire in real time; the run's per-call timeout (on the run's
+// scheduler) governs instead, so the SDK's is set to the largest delay a timer accepts.
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/** Why a call failed, in words the model (and a person) can act on. */
+export function describeCallFailure(server: string, tool: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof McpError) {
+    if (error.code === (ErrorCode.ConnectionClosed as number)) {
+      return (
+        `The MCP server "${server}" disconnected during the call to "${tool}": it is being reconnected. ` +
+        'The call may or may not have taken effect; check before repeating it.'
+      );
+    }
+    if (/output schema|structured content/i.test(message)) {
+      return `The MCP server "${server}" answered "${tool}" with structured content that does not match the tool's output schema: ${message}`;
+    }
+    return `The MCP server "${server}" failed the call to "${tool}": ${message}`;
+  }
+  return `The MCP server "${server}" could not be reached for "${tool}": ${message}`;
+}
+
+/** A transport failure (not an answer of the server): the connection is probably gone. */
+export function isTransportFailure(error: unknown): boolean {
+  return !(error instanceof McpError);
+}
+
+/**
+ * One `tools/call` as a cold Observable of its result. Progress notifications go to
+ * `ctx.progress`; unsubscribing (the run's timeout, abort or a cancelling steer) before the
+ * answer sends MCP cancellation for the request, through the SDK's abort signal.
+ */
+export function callOnSession(
+  session: McpSession,
+  server: string,
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  onTransportFailure: (session: McpSession) => void,
+): Observable<RichToolOutput> {
+  return new Observable<RichToolOutput>((subscriber) => {
+    const cancel = new AbortController();
+    let settled = false;
+    const onAbort = () => {
+      if (!settled) cancel.abort(ctx.signal.reason ?? 'cancelled');
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    session.client
+      .callTool({ name, arguments: args }, undefined, {
+        signal: cancel.signal,
+        timeout: NO_SDK_TIMEOUT,
+        onprogress: (progress) => ctx.progress({ ...progress }),
+      })
+      .then(
+        (result) => {
+          settled = true;
+          subscriber.next(mapCallResult(result as McpCallResult));
+          subscriber.complete();
+        },
+        (error: unknown) => {
+          settled = true;
+          if (cancel.signal.aborted) return;
+          if (isTransportFailure(error)) onTransportFailure(session);
+          subscriber.next({
+            content: [{ type: 'text', text: describeCallFailure(server, name, error) }],
+            isError: true,
+          });
+          subscriber.complete();
+        },
+      );
+    return () => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      onAbort();
+    };
+  });
+}
