@@ -27,7 +27,12 @@ function runDemo(args: string[]): string {
   ]) {
     delete env[name];
   }
-  return execFileSync(process.execPath, [mainJs, ...args], { cwd: repoRoot, env, encoding: 'utf8' });
+  return execFileSync(process.execPath, [mainJs, ...args], {
+    cwd: repoRoot,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 jest.setTimeout(60_000);
