@@ -1,20 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
-  AuthError,
-  ContextOverflowError,
-  NetworkError,
-  OverloadedError,
-  PartialStreamError,
-  ProviderError,
-  ProviderTimeoutError,
-  RateLimitError,
   serializeError,
-  StreamIdleError,
   type ChatModel,
   type ChatRequest,
   type ModelEvent,
   type SerializedError,
 } from '@rxagent/core';
+import { reviveProviderError } from '@rxagent/core/provider';
 import {
   asyncScheduler,
   concat,
@@ -51,27 +43,6 @@ export interface CassetteOptions {
   /** More strings never to write (API keys are found by key name and shape, and from
    * OPENAI_API_KEY / ANTHROPIC_API_KEY, already). */
   secrets?: string[];
-}
-
-const ERRORS: Record<string, new (message: string, init: Record<string, unknown>) => ProviderError> = {
-  RateLimitError,
-  OverloadedError,
-  ProviderTimeoutError,
-  StreamIdleError,
-  NetworkError,
-  AuthError,
-  ContextOverflowError,
-  PartialStreamError,
-};
-
-function revive(error: SerializedError): Error {
-  const Class = ERRORS[error.name] ?? ProviderError;
-  return new Class(error.message, {
-    status: error.status,
-    code: error.code,
-    retryable: error.retryable,
-    retryAfterMs: error.retryAfterMs,
-  });
 }
 
 function knownSecrets(extra: readonly string[] = []): string[] {
@@ -151,7 +122,7 @@ export function cassetteModel(model: ChatModel, options: CassetteOptions): ChatM
   const replay = (interaction: CassetteInteraction): Observable<ModelEvent> => {
     const steps = interaction.events.map(({ at, event }) => ({ at, event$: of(event) }));
     const { error } = interaction;
-    if (error) steps.push({ at: error.at, event$: throwError(() => revive(error)) });
+    if (error) steps.push({ at: error.at, event$: throwError(() => reviveProviderError(error)) });
     if (options.pace === 'instant') return concat(...steps.map((step) => step.event$));
     let previous = 0;
     return from(steps).pipe(

@@ -29,3 +29,5 @@ export { CassetteMismatchError, CassetteMissingError } from './cassette-errors.j
 export { latencyMs, scheduledTool, virtualTool } from './virtual-tool.js';
 export type { Latency, VirtualToolDefinition } from './virtual-tool.js';
 export { assertTimeline, explainTimeline, TimelineMismatchError } from './timeline-report.js';
+export { startPostgres } from './postgres-server.js';
+export type { PostgresServer, StartPostgresOptions } from './postgres-server.js';

@@ -1,0 +1,178 @@
+import { durableRuns, INTERRUPTED_TEXT, type DurableRuns, type DurableRunSpec } from '@rxagent/durable';
+import { startPostgres, type PostgresServer } from '@rxagent/testing';
+import type { AgentEvent, RunResult } from '@rxagent/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  appendedLines,
+  ensureBuilt,
+  spawnWorker,
+  stableEvents,
+  waitFor,
+  withoutTimes,
+  type WorkerProcess,
+  type WorkerSettings,
+} from './durable-test-kit.test';
+
+// Workers are real processes killed with SIGKILL; this process watches and decides approvals
+// (the "third process"). Each scenario runs the same spec once undisturbed (the reference) and
+// once with its worker killed at the chosen moment, then compares.
+
+jest.setTimeout(120_000);
+
+let pg: PostgresServer;
+let runs: DurableRuns;
+let dir: string;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  pg = await startPostgres();
+  dir = mkdtempSync(join(tmpdir(), 'rxagent-durable-'));
+  runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
+});
+
+afterAll(async () => {
+  await runs?.close();
+  await Promise.all(workers.map((w) => w.stop()));
+  await pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function worker(id: string, extra: Partial<WorkerSettings>): Promise<WorkerProcess> {
+  const w = spawnWorker({ databaseUrl: pg.url, workerId: id, file: join(dir, 'lines.txt'), ...extra });
+  workers.push(w);
+  await w.ready;
+  return w;
+}
+
+/** Runs `spec` as `runId`, collecting its events; `onEvent` may act on them (approve, kill). */
+async function run(
+  spec: DurableRunSpec,
+  runId: string,
+  onEvent: (event: AgentEvent, id: string) => void = () => undefined,
+): Promise<{ events: AgentEvent[]; result: RunResult }> {
+  const id = await runs.startRun({ ...spec, runId });
+  const events: AgentEvent[] = [];
+  await new Promise<void>((resolve, reject) =>
+    runs.watchRun(id).subscribe({
+      next: (e) => {
+        events.push(e);
+        onEvent(e, id);
+      },
+      error: reject,
+      complete: resolve,
+    }),
+  );
+  return { events, result: await runs.runResult(id) };
+}
+
+const linesOf = (runId: string) => appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
+
+function callCounts(runId: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of linesOf(runId)) {
+    const call = /call_\d+/.exec(line)?.[0] ?? '?';
+    counts[call] = (counts[call] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function expectSameRun(crashed: { events: AgentEvent[]; result: RunResult }, reference: { events: AgentEvent[]; result: RunResult }) {
+  expect(crashed.result.reason).toBe('completed');
+  expect(withoutTimes(crashed.result.messages)).toEqual(withoutTimes(reference.result.messages));
+  expect(stableEvents(crashed.events)).toEqual(stableEvents(reference.events));
+}
+
+it('resumes on another worker when its worker is killed while a tool runs: the idempotent call runs once, the transcript is the same', async () => {
+  const a = await worker('tool-a', { toolDelayMs: 700 });
+  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'], prompt: 'Append the lines.' };
+  const reference = await run(spec, 'tool-ref');
+  let b: Promise<WorkerProcess> | undefined;
+  const crashed = await run(spec, 'tool-crash', (e) => {
+    if (e.type === 'tool-start' && e.toolCallId === 'call_2' && !b) {
+      b = (async () => {
+        const started = worker('tool-b', {});
+        await new Promise((r) => setTimeout(r, 200));
+        await a.crash();
+        return started;
+      })();
+    }
+  });
+  expect(b).toBeDefined();
+  expect(a.child.signalCode).toBe('SIGKILL');
+  expectSameRun(crashed, reference);
+  expect(callCounts('tool-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+});
+
+it('seals an at-most-once call a crash cut short with an error the model reads, and never runs it again', async () => {
+  const a = await worker('seal-a', { toolDelayMs: 700 });
+  const spec: DurableRunSpec = { model: 'plan', tools: ['append_line'], prompt: 'Append the lines.' };
+  let b: Promise<WorkerProcess> | undefined;
+  const crashed = await run(spec, 'seal-crash', (e) => {
+    if (e.type === 'tool-start' && e.toolCallId === 'call_2' && !b) {
+      b = (async () => {
+        const started = worker('seal-b', {});
+        await new Promise((r) => setTimeout(r, 200));
+        await a.crash();
+        return started;
+      })();
+    }
+  });
+  expect(crashed.result.reason).toBe('completed');
+  const sealed = crashed.result.messages.find((m) => m.role === 'tool' && m.toolCallId === 'call_2');
+  expect(sealed).toMatchObject({ isError: true, content: [{ type: 'text', text: INTERRUPTED_TEXT }] });
+  // call_2 was killed in its delay, before its append: it never ran again.
+  expect(callCounts('seal-crash')).toEqual({ call_1: 1, call_3: 1 });
+});
+
+it('resumes when its worker is killed while the model streams: no completed call is made again', async () => {
+  const a = await worker('model-a', { latencyMs: 150 });
+  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'], prompt: 'Append the lines.' };
+  const reference = await run(spec, 'model-ref');
+  let toolsDone = 0;
+  let b: Promise<WorkerProcess> | undefined;
+  const crashed = await run(spec, 'model-crash', (e) => {
+    if (e.type === 'tool-end') toolsDone++;
+    if (e.type === 'message-update' && toolsDone === 1 && !b) {
+      b = (async () => {
+        const started = worker('model-b', {});
+        await a.crash();
+        return started;
+      })();
+    }
+  });
+  expect(b).toBeDefined();
+  expectSameRun(crashed, reference);
+  expect(callCounts('model-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+});
+
+it('keeps an approval waiting across a crash; a decision from another process resumes the run on another worker', async () => {
+  const a = await worker('approval-a', {});
+  const spec: DurableRunSpec = { model: 'plan-approval', tools: ['keyed_append', 'guarded_append'], prompt: 'Append the lines.' };
+  const reference = await run(spec, 'approval-ref', (e, id) => {
+    if (e.type === 'approval-request') void runs.approve(id, e.toolCallId);
+  });
+  let killed: Promise<void> | undefined;
+  const crashed = await run(spec, 'approval-crash', (e, id) => {
+    if (e.type === 'approval-request' && !killed) {
+      killed = (async () => {
+        await worker('approval-b', {});
+        await a.crash();
+        await runs.approve(id, e.toolCallId);
+      })();
+    }
+  });
+  await killed;
+  expectSameRun(crashed, reference);
+  expect(callCounts('approval-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+});
+
+it('waits for the worker takeover without losing the watcher: it sees every event once', async () => {
+  // The watcher of the crashed runs above saw agent-end exactly once, and one agent-start.
+  const { events } = await run({ model: 'plan-keyed', tools: ['keyed_append'], maxSteps: 2, prompt: 'Append the lines.' }, 'steps-limit');
+  expect(events.filter((e) => e.type === 'agent-start')).toHaveLength(1);
+  expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'steps-limit' });
+  await waitFor(() => linesOf('steps-limit').length === 2, 5000, 'two appended lines');
+});

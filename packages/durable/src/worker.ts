@@ -1,0 +1,207 @@
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
+import type { AnyTool, ChatModel } from '@rxagent/core';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Pool } from 'pg';
+import { DurableUsageError } from './durable-errors.js';
+import { toDurableTool, type DurableTool } from './durable-tool.js';
+import { executeRun, RUN_WORKFLOW, type RunSummary, type WorkflowEnv } from './run-workflow.js';
+import type { DurableRunSpec } from './run-spec.js';
+import { ensureSchema } from './schema.js';
+import { WorkerLiveness } from './worker-liveness.js';
+import type { RunControl } from './run-control.js';
+
+/** The DBOS queue durable runs are enqueued on. */
+export const RUN_QUEUE = 'rxagent-runs';
+/** The DBOS application name of rxagent's durable runs. */
+export const APP_NAME = 'rxagent';
+
+/**
+ * Options of `startWorker`.
+ *
+ * @example
+ * const options: WorkerOptions = {
+ *   databaseUrl: 'postgres://app@127.0.0.1:5432/agents',
+ *   models: { main: openaiModel },
+ *   tools: [durableTool(search, { durability: 'idempotent' }), sendEmail],
+ *   concurrency: { perWorker: 4, global: 20 },
+ * };
+ */
+export interface WorkerOptions {
+  /** The PostgreSQL database DBOS and rxagent keep their tables in (shared by every worker and client). */
+  databaseUrl: string;
+  /** This worker's id (DBOS executor id); unique among live workers. Default host-pid-random. */
+  workerId?: string;
+  /** Models by the names runs use; every worker registers the same names. */
+  models: Readonly<Record<string, ChatModel>>;
+  /** Tools, plain (at-most-once) or with `durableTool(tool, { durability })`; registered by tool name. */
+  tools?: readonly (AnyTool | DurableTool)[];
+  /** Runs executing at once: in this worker, and across all workers. Default 8 per worker, no global limit. */
+  concurrency?: { perWorker?: number; global?: number };
+  /** How often the queue is polled for new runs (default 100 ms). */
+  pollIntervalMs?: number;
+  /** A worker whose liveness lock stays free this long is dead and its runs move (default 1500 ms). */
+  deadAfterMs?: number;
+  /** All workers of a deployment run the same code: DBOS only recovers runs of the same version. Default `rxagent-durable`. */
+  applicationVersion?: string;
+  /** DBOS's log level (default `error`). */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Called when the worker stops itself because its runs were taken over while it was cut off from the database. */
+  onFenced?: () => void;
+}
+
+/**
+ * A running worker. Stop it with `stop()`; its runs in flight stay pending in PostgreSQL and
+ * another worker (or this one, restarted with the same id) resumes them.
+ *
+ * @example
+ * const worker = await startWorker(options);
+ * process.on('SIGTERM', () => void worker.stop());
+ */
+export interface DurableWorker {
+  readonly workerId: string;
+  /** Ids of the runs executing in this worker now. */
+  activeRuns(): string[];
+  stop(): Promise<void>;
+}
+
+let running: { env: WorkflowEnv } | undefined;
+let registered: ((spec: DurableRunSpec) => Promise<RunSummary>) | undefined;
+
+function checkPositive(name: string, value: number | undefined, integer = true): void {
+  if (value === undefined) return;
+  if (!(typeof value === 'number' && value > 0 && (!integer || Number.isInteger(value)))) {
+    throw new DurableUsageError(`startWorker: ${name} must be a positive ${integer ? 'integer' : 'number'}; got ${String(value)}.`);
+  }
+}
+
+function registry(options: WorkerOptions): { models: Map<string, ChatModel>; tools: Map<string, DurableTool> } {
+  if (typeof options.databaseUrl !== 'string' || options.databaseUrl === '') {
+    throw new DurableUsageError('startWorker needs databaseUrl: the PostgreSQL URL shared by workers and clients.');
+  }
+  const models = new Map(Object.entries(options.models ?? {}));
+  if (models.size === 0) throw new DurableUsageError('startWorker needs at least one model: models: { main: model }.');
+  for (const [name, model] of models) {
+    if (typeof model?.stream !== 'function') throw new DurableUsageError(`startWorker: models.${name} is not a ChatModel.`);
+  }
+  const tools = new Map<string, DurableTool>();
+  for (const entry of options.tools ?? []) {
+    const durable = toDurableTool(entry);
+    if (tools.has(durable.tool.name)) throw new DurableUsageError(`startWorker: two tools are named "${durable.tool.name}".`);
+    tools.set(durable.tool.name, durable);
+  }
+  checkPositive('concurrency.perWorker', options.concurrency?.perWorker);
+  checkPositive('concurrency.global', options.concurrency?.global);
+  checkPositive('pollIntervalMs', options.pollIntervalMs, false);
+  checkPositive('deadAfterMs', options.deadAfterMs, false);
+  return { models, tools };
+}
+
+/**
+ * Starts a worker in this process (one per process: DBOS is a process-wide engine). It
+ * registers the run workflow, its models and tools by name, launches DBOS on `databaseUrl`
+ * (which recovers this worker id's own unfinished runs), takes runs from the queue, and watches
+ * the other workers: when one dies, its unfinished runs are re-queued and resume on a live
+ * worker from their last recorded step.
+ *
+ * @example
+ * const worker = await startWorker({
+ *   databaseUrl: process.env.DATABASE_URL!,
+ *   models: { main: anthropicModel },
+ *   tools: [durableTool(readFile, { durability: 'idempotent' }), appendLine],
+ * });
+ */
+export async function startWorker(options: WorkerOptions): Promise<DurableWorker> {
+  if (running) throw new DurableUsageError('A worker already runs in this process: DBOS allows one per process. Stop it first.');
+  const { models, tools } = registry(options);
+  const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const pool = new Pool({ connectionString: options.databaseUrl, max: 8 });
+  pool.on('error', () => undefined);
+  const env: WorkflowEnv = { pool, models, tools, active: new Map<string, RunControl>() };
+  running = { env };
+  let liveness: WorkerLiveness | undefined;
+  let cancelTimer: ReturnType<typeof setInterval> | undefined;
+  let launched = false;
+  const stop = async (removeRow: boolean): Promise<void> => {
+    if (cancelTimer) clearInterval(cancelTimer);
+    await liveness?.stop(removeRow);
+    if (launched) await DBOS.shutdown();
+    await pool.end().catch(() => undefined);
+    if (running?.env === env) running = undefined;
+  };
+  try {
+    await ensureSchema(pool);
+    liveness = new WorkerLiveness({
+      databaseUrl: options.databaseUrl,
+      workerId,
+      deadAfterMs: options.deadAfterMs ?? 1500,
+      intervalMs: Math.min(250, (options.deadAfterMs ?? 1500) / 3),
+      recover: async (dead) => {
+        await DBOSExecutor.globalInstance?.recoverPendingWorkflows([dead]);
+      },
+      onFenced: () => {
+        for (const control of env.active.values()) control.fence();
+        void stop(false).finally(() => options.onFenced?.());
+      },
+    });
+    await liveness.start([...models.keys()], [...tools.keys()]);
+    DBOS.setConfig({
+      name: APP_NAME,
+      systemDatabaseUrl: options.databaseUrl,
+      executorID: workerId,
+      applicationVersion: options.applicationVersion ?? 'rxagent-durable',
+      logLevel: options.logLevel ?? 'error',
+    });
+    // Registered once per process; the registered function reads the worker running now.
+    if (!registered) {
+      registered = DBOS.registerWorkflow(
+        async (spec: DurableRunSpec) => {
+          if (!running) throw new DurableUsageError('No worker runs in this process.');
+          return executeRun(running.env, spec);
+        },
+        { name: RUN_WORKFLOW },
+      );
+    }
+    await DBOS.launch();
+    launched = true;
+    await DBOS.registerQueue(RUN_QUEUE, {
+      ...(options.concurrency?.perWorker !== undefined || options.concurrency === undefined
+        ? { workerConcurrency: options.concurrency?.perWorker ?? 8 }
+        : {}),
+      ...(options.concurrency?.global !== undefined ? { globalConcurrency: options.concurrency.global } : {}),
+      minPollingIntervalMs: options.pollIntervalMs ?? 100,
+      onConflict: 'always_update',
+    });
+    cancelTimer = setInterval(() => void watchCancellations(env), 200);
+  } catch (error) {
+    await stop(false);
+    throw error;
+  }
+  return {
+    workerId,
+    activeRuns: () => [...env.active.keys()],
+    stop: () => stop(true),
+  };
+}
+
+/** Aborts the runs of this worker that were cancelled from any process, and wakes their approvals. */
+async function watchCancellations(env: WorkflowEnv): Promise<void> {
+  const ids = [...env.active.keys()];
+  if (ids.length === 0) return;
+  try {
+    const cancelled = await DBOS.listWorkflows({ workflowIDs: ids, status: 'CANCELLED' });
+    for (const status of cancelled) {
+      const control = env.active.get(status.workflowID);
+      if (!control) continue;
+      control.cancel();
+      for (const topic of control.waiting) {
+        await DBOS.send(status.workflowID, { approved: false, reason: 'The run was cancelled.' }, topic).catch(
+          () => undefined,
+        );
+      }
+    }
+  } catch {
+    // The database is restarting: look again next time.
+  }
+}

@@ -1,0 +1,61 @@
+// A deterministic agent for the durable tests and the crash demo, used by child processes:
+// a model whose every turn follows from the request (so any worker continues any run), and a
+// tool that appends a line to a file (a side effect the tests count).
+import { appendFileSync } from 'node:fs';
+import { jsonSchema, tool } from '@rxagent/core';
+import { finishEvent, assistantMessage } from '@rxagent/testing';
+import { Observable } from 'rxjs';
+
+/** A model that asks for `lines` append_line calls, one per turn, then answers. Each event after `latencyMs`. */
+export function planModel({ lines = 3, latencyMs = 0, chunks = 4, approvalEvery = 0, toolName = 'append_line' } = {}) {
+  return {
+    provider: 'scripted',
+    modelId: 'plan-model',
+    stream(request) {
+      return new Observable((subscriber) => {
+        const done = request.messages.filter((m) => m.role === 'tool').length;
+        const text = done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
+        const pieces = Array.from({ length: chunks }, (_, i) => text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks));
+        const content = [{ type: 'text', text }];
+        if (done < lines) {
+          const args = { line: `line-${done + 1}` };
+          const name = approvalEvery > 0 && (done + 1) % approvalEvery === 0 ? 'guarded_append' : toolName;
+          content.push({ type: 'tool-call', id: `call_${done + 1}`, name, args, argsText: JSON.stringify(args) });
+        }
+        const message = assistantMessage(content, done < lines ? 'tool-calls' : 'stop', {
+          usage: { inputTokens: 100 + done, outputTokens: 10 },
+          provider: 'scripted',
+          model: 'plan-model',
+        });
+        const events = [...pieces.map((t) => ({ type: 'text-delta', index: 0, text: t })), finishEvent(message)];
+        let i = 0;
+        let timer;
+        const next = () => {
+          if (subscriber.closed) return;
+          if (i < events.length) {
+            subscriber.next(events[i++]);
+            timer = latencyMs > 0 ? setTimeout(next, latencyMs) : (next(), undefined);
+          } else subscriber.complete();
+        };
+        timer = latencyMs > 0 ? setTimeout(next, latencyMs) : undefined;
+        if (latencyMs === 0) next();
+        return () => clearTimeout(timer);
+      });
+    },
+  };
+}
+
+/** Appends `line` (with the call id) to `file`, after `delayMs`. */
+export function appendLineTool(file, { delayMs = 0, name = 'append_line', needsApproval = false } = {}) {
+  return tool({
+    name,
+    description: 'Append a line to the log file',
+    parameters: jsonSchema({ type: 'object', properties: { line: { type: 'string' } }, required: ['line'] }),
+    needsApproval,
+    execute: async ({ line }, ctx) => {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      appendFileSync(file, `${ctx.runId} ${ctx.toolCallId} ${line}\n`);
+      return `appended ${line}`;
+    },
+  });
+}
