@@ -47,13 +47,18 @@ export interface WorkerProcess {
 
 /** Starts a worker in a child process; only PATH of the environment reaches it. */
 export function spawnWorker(settings: WorkerSettings): WorkerProcess {
+  // RXAGENT_DURABLE_DEBUG reaches the workers (only ids and error names, no secrets).
+  const debug = process.env.RXAGENT_DURABLE_DEBUG;
   const child = spawn(
     process.execPath,
     [join(packageRoot, 'test/worker-process.mjs'), JSON.stringify(settings)],
     {
       cwd: packageRoot,
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...(debug ? { RXAGENT_DURABLE_DEBUG: debug } : {}),
+      },
+      stdio: ['ignore', 'pipe', debug ? 'inherit' : 'pipe'],
     },
   );
   let stderr = '';

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { debugLog } from './debug-log.js';
 import { SCHEMA, workerLockSql } from './schema.js';
 
 /**
@@ -82,6 +83,7 @@ export class WorkerLiveness {
   }
 
   private lost(client: Client): void {
+    debugLog(`worker ${this.options.workerId}: lost its liveness connection`);
     if (this.client === client) {
       this.client = undefined;
       this.heldSince = 0;
@@ -111,11 +113,18 @@ export class WorkerLiveness {
       [this.options.workerId],
     );
     const row = rows[0] as unknown as { ok: boolean; present: boolean } | undefined;
-    if (!row?.ok || !row.present) {
+    if (row && !row.present) {
+      // Another worker recovered this worker's runs while it was cut off: they are not ours now.
+      debugLog(`worker ${this.options.workerId}: its runs were taken over while it was cut off`);
       await client.end().catch(() => undefined);
       this.stopped = true;
       if (this.timer) clearInterval(this.timer);
       this.options.onFenced();
+      return;
+    }
+    if (!row?.ok) {
+      // Our old session still holds the lock while PostgreSQL closes it: try again next tick.
+      await client.end().catch(() => undefined);
       return;
     }
     this.client = client;
@@ -140,6 +149,7 @@ export class WorkerLiveness {
       if (trusted && now - since >= this.options.deadAfterMs) {
         // Re-queueing is idempotent (only runs still pending under that id), so two watchers
         // may both do it; the row goes only once it is done.
+        debugLog(`worker ${this.options.workerId}: worker ${other} is dead; re-queueing its runs`);
         await this.options.recover(other);
         await client.query(`DELETE FROM ${SCHEMA}.workers WHERE worker_id = $1`, [other]);
         this.freeSince.delete(other);

@@ -8,8 +8,9 @@ import { DurableUsageError } from './durable-errors.js';
 import { toDurableTool, type DurableTool } from './durable-tool.js';
 import { executeRun, RUN_WORKFLOW, type RunSummary, type WorkflowEnv } from './run-workflow.js';
 import type { DurableRunSpec } from './run-spec.js';
-import { ensureSchema } from './schema.js';
+import { ensureSchema, SCHEMA } from './schema.js';
 import { WorkerLiveness } from './worker-liveness.js';
+import { debugLog } from './debug-log.js';
 import type { RunControl } from './run-control.js';
 
 /** The DBOS queue durable runs are enqueued on. */
@@ -176,7 +177,7 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
         { name: RUN_WORKFLOW },
       );
     }
-    await DBOS.launch();
+    await launchSerialized(pool, () => DBOS.launch());
     launched = true;
     await DBOS.registerQueue(RUN_QUEUE, {
       ...(options.concurrency?.perWorker !== undefined || options.concurrency === undefined
@@ -198,6 +199,30 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
   };
 }
 
+/**
+ * Runs DBOS's launch under a database-wide lock: workers launching together on a new database
+ * would otherwise run DBOS's schema migrations at once, and PostgreSQL kills one with a deadlock.
+ * The lock is tried, not waited for: a statement waiting for it would hold a snapshot, and
+ * DBOS's `CREATE INDEX CONCURRENTLY` waits for every open snapshot — a deadlock PostgreSQL does
+ * not see.
+ */
+async function launchSerialized(pool: Pool, launch: () => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ ok: boolean }>(
+        `SELECT pg_try_advisory_lock(hashtext('${SCHEMA}.launch')) AS ok`,
+      );
+      if (rows[0]?.ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await launch();
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(hashtext('${SCHEMA}.launch'))`).catch(() => undefined);
+    client.release();
+  }
+}
+
 /** Aborts the runs of this worker that were cancelled from any process, and wakes their approvals. */
 async function watchCancellations(env: WorkflowEnv): Promise<void> {
   const ids = [...env.active.keys()];
@@ -216,7 +241,7 @@ async function watchCancellations(env: WorkflowEnv): Promise<void> {
         ).catch(() => undefined);
       }
     }
-  } catch {
-    // The database is restarting: look again next time.
+  } catch (error) {
+    debugLog(`watching cancels failed: ${(error as Error)?.name}`); // the database is restarting: look again next time
   }
 }
