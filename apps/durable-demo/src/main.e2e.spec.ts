@@ -159,7 +159,10 @@ describe.each([
     expect(stdout).toMatch(new RegExp(`^  ↪ ${survivor} took the run over`, 'm'));
     expect(stdout.indexOf(`↪ ${survivor} took the run over`)).toBeGreaterThan(stdout.indexOf('✗ kill -9'));
     expect(stdout).toContain(`Result: completed in 6 steps, finished on ${survivor}.`);
-    expect(stdout).toContain(`✓ ${killed} was killed with SIGKILL mid-run; the run finished on ${survivor}`);
+    expect(stdout).toContain(
+      `✓ ${killed} was killed with SIGKILL mid-run; the run finished on ${survivor}; every tool call took effect ` +
+        'exactly once, and no recorded model call was made again.',
+    );
     expect(stdout).toContain(`  ✓ notify: sent "Release 1.4.2 is live" (${survivor})`);
     if (moment === 'tool') {
       // call_3 wrote its line on the killed worker; run again on the survivor, its key stopped a second write.
@@ -186,6 +189,13 @@ describe.each([
       `${runId}:call_4 switched traffic to 1.4.2 (${survivor})`,
     ]);
     expect(stdout).toContain('Side effects per call: call_1 ×1, call_2 ×1, call_3 ×1, call_4 ×1, call_5 ×1');
+    // Model calls: the killed worker made steps 1–3; the survivor replayed them from their records
+    // and called the model from step 4 on — or from step 3, when the kill cut that call short.
+    const firstOnSurvivor = moment === 'tool' ? 4 : 3;
+    expect(lines(join(dir, 'model-calls.txt'))).toEqual([
+      ...[1, 2, 3].map((n) => `step ${n} (${killed})`),
+      ...[3, 4, 5, 6].filter((n) => n >= firstOnSurvivor).map((n) => `step ${n} (${survivor})`),
+    ]);
 
     expect(stdout).toMatch(/^Stopped and cleaned up: the runs client, worker-b, worker-a, PostgreSQL\.$/m);
     await expectNothingLeft(stdout);

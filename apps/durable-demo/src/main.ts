@@ -14,9 +14,10 @@ import { CleanupStack } from './cleanup-stack.js';
 import { crashTrigger } from './crash-trigger.js';
 import { parseDemoArgs, USAGE, UsageError, type DurableDemoArgs } from './demo-args.js';
 import { exactlyOnce } from './exactly-once.js';
+import { modelCallProblems } from './model-calls.js';
 import { RELEASE, RELEASE_TASK } from './release-plan.js';
 import { RunPrinter } from './run-printer.js';
-import { effectCounts, NOTIFICATIONS, readEffects, RELEASE_LOG } from './side-effect-files.js';
+import { effectCounts, MODEL_CALLS, NOTIFICATIONS, readEffects, RELEASE_LOG } from './side-effect-files.js';
 import { spawnWorker, type WorkerProcess } from './worker-process.js';
 
 const WORKER_IDS = ['worker-a', 'worker-b'] as const;
@@ -106,6 +107,11 @@ async function demo(args: DurableDemoArgs): Promise<number> {
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
     .map(([call, n]) => `${call} ×${n}`);
   out(`\nSide effects per call: ${calls.join(', ')}\n`);
+  const modelCalls = readEffects(join(dir, MODEL_CALLS));
+  out(
+    `\n${MODEL_CALLS} (each model call a worker made; a replay reads the recorded ones from PostgreSQL):\n`,
+  );
+  for (const line of modelCalls) out(`  ${line}\n`);
   if (args.dir !== undefined) out(`(kept in ${dir})\n`);
 
   const problems = [
@@ -116,14 +122,15 @@ async function demo(args: DurableDemoArgs): Promise<number> {
     ...(result.reason === 'completed' ? [] : [`The run ended as ${result.reason}, not completed.`]),
     ...(killed && finishedOn === killed.workerId ? [`The run finished on the killed ${finishedOn}.`] : []),
     ...once.problems,
+    ...modelCallProblems(modelCalls, result.steps.length, killed?.workerId),
   ];
   if (problems.length > 0) {
     out(`\n✗ ${problems.join('\n✗ ')}\n\n`);
     return 1;
   }
   out(
-    `\n✓ ${killed?.workerId} was killed with SIGKILL mid-run; the run finished on ${finishedOn}, ` +
-      'and every tool call took effect exactly once.\n\n',
+    `\n✓ ${killed?.workerId} was killed with SIGKILL mid-run; the run finished on ${finishedOn}; ` +
+      'every tool call took effect exactly once, and no recorded model call was made again.\n\n',
   );
   return 0;
 }

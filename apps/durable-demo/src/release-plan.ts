@@ -85,19 +85,25 @@ export function releaseTurn(messages: readonly Message[]): ScriptedTurn {
 }
 
 /**
- * The demo's model: plays `releaseTurn` for each request at `latency`.
+ * The demo's model: plays `releaseTurn` for each request at `latency`. `onCall` hears of every
+ * call actually made (the step it plays), so the demo can show that a replay does not call the
+ * model again for a step it recorded.
  *
  * @example
  * startWorker({ databaseUrl, models: { release: releaseModel() }, tools });
  */
 export function releaseModel(
   latency: { firstMs: number; perEventMs: number } = RELEASE_MODEL_LATENCY,
+  onCall: (step: number) => void = () => undefined,
 ): ChatModel {
   return {
     provider: PROVIDER,
     modelId: MODEL_ID,
     stream: (request) =>
-      defer(() => from(releaseTurn(request.messages).events)).pipe(
+      defer(() => {
+        onCall(request.messages.filter((m) => m.role === 'tool').length + 1);
+        return from(releaseTurn(request.messages).events);
+      }).pipe(
         concatMap((event, i) => timer(i === 0 ? latency.firstMs : latency.perEventMs).pipe(map(() => event))),
       ),
   };

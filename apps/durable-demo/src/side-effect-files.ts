@@ -4,6 +4,8 @@ import { join } from 'node:path';
 /** The files the demo's tools write to, in the demo's folder. */
 export const RELEASE_LOG = 'release-log.txt';
 export const NOTIFICATIONS = 'notifications.txt';
+/** Not a side effect of a tool: each model call a worker makes, `step <n> (<worker>)`. */
+export const MODEL_CALLS = 'model-calls.txt';
 
 /**
  * The lines of a side-effect file. Each line starts with the key of the tool call that wrote

@@ -2,9 +2,12 @@
 // The demo (main.ts) starts two of these, reads "ready <id>" from stdout, and kills one with
 // SIGKILL mid-run. SIGTERM or SIGINT stops it cleanly.
 import { startWorker } from '@rxagent/durable';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { notifyTool } from './notify-tool.js';
-import { releaseModel } from './release-plan.js';
+import { RELEASE_MODEL_LATENCY, releaseModel } from './release-plan.js';
 import { releaseLogTool } from './release-log-tool.js';
+import { MODEL_CALLS } from './side-effect-files.js';
 import { parseWorkerSettings } from './worker-settings.js';
 
 const settings = parseWorkerSettings(process.argv[2]);
@@ -13,7 +16,11 @@ const worker = await startWorker({
   databaseUrl: settings.databaseUrl,
   workerId,
   deadAfterMs: settings.deadAfterMs ?? 1000,
-  models: { release: releaseModel() },
+  models: {
+    release: releaseModel(RELEASE_MODEL_LATENCY, (step) =>
+      appendFileSync(join(dir, MODEL_CALLS), `step ${step} (${workerId})\n`),
+    ),
+  },
   tools: [notifyTool({ dir, workerId }), releaseLogTool({ dir, workerId })],
   onFenced: () => process.exit(3),
 });
