@@ -11,6 +11,7 @@ it('reads --kill-while, --dir and --help', () => {
     help: false,
   });
   expect(parseDemoArgs(['--help']).help).toBe(true);
+  expect(parseDemoArgs(['--', '--kill-while', 'model']).killWhile).toBe('model'); // pnpm passes `--` on
 });
 
 it('rejects a bad moment and unknown options with a UsageError that says what to fix', () => {

@@ -47,7 +47,8 @@ export function parseDemoArgs(argv: readonly string[]): DurableDemoArgs {
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      // `pnpm demo:durable -- --kill-while model` passes the `--` on.
+      args: argv[0] === '--' ? argv.slice(1) : [...argv],
       options: {
         'kill-while': { type: 'string', default: 'tool' },
         dir: { type: 'string' },
