@@ -63,7 +63,7 @@ it('model: names the worker of the last tool a few words into the model call aft
   ];
   const fired = fire(crashTrigger('model'), events);
   expect(fired.filter((v) => v !== undefined)).toEqual(['worker-a']);
-  expect(fired.indexOf('worker-a')).toBe(9);
+  expect(fired.indexOf('worker-a')).toBe(8);
 });
 
 it('fires no more than once, and never for progress it does not understand', () => {

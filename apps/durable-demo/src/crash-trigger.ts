@@ -14,7 +14,7 @@ export type KillMoment = 'tool' | 'model';
 /** Which call the kill hits: the third tool call, or the model call after the second. */
 const KILLED_CALL = 'call_3';
 const TOOLS_BEFORE_MODEL_KILL = 2;
-const DELTAS_BEFORE_MODEL_KILL = 3;
+const DELTAS_BEFORE_MODEL_KILL = 2;
 
 /**
  * A watcher's decision of when to kill: fed every event of the watched run, it returns the id

@@ -9,14 +9,16 @@ import type { WorkerProgress } from './worker-progress.js';
  * Options of `releaseLogTool`.
  *
  * @example
- * const options: ReleaseLogOptions = { dir: '/tmp/release', workerId: 'worker-a', syncMs: 1200 };
+ * const options: ReleaseLogOptions = { dir: '/tmp/release', workerId: 'worker-a', openMs: 300, syncMs: 1500 };
  */
 export interface ReleaseLogOptions {
   /** The folder of `release-log.txt`. */
   dir: string;
   /** The worker this tool runs in (named in its progress and result). */
   workerId: string;
-  /** How long the call waits after writing (the log "syncing"): the window a crash can hit. */
+  /** How long the call takes before it writes (opening the log; default 300 ms). */
+  openMs?: number;
+  /** How long it waits after writing (the log "syncing"; default 1500 ms): the window the demo's kill hits. */
   syncMs?: number;
 }
 
@@ -43,13 +45,14 @@ export function releaseLogTool(options: ReleaseLogOptions): DurableTool {
       const key = idempotencyKey(ctx);
       const report = (stage: WorkerProgress['stage'], text: string) =>
         ctx.progress({ worker: options.workerId, stage, text } satisfies WorkerProgress);
+      await pause(options.openMs ?? 300, ctx);
       if (readEffects(file).some((l) => l.startsWith(`${key} `))) {
         report('skipped', `${key} is already in ${RELEASE_LOG}: not appended again`);
       } else {
         writeEffect(file, key, `${line} (${options.workerId})`);
         report('effect-done', `appended "${line}" to ${RELEASE_LOG}; syncing…`);
       }
-      await pause(options.syncMs ?? 1200, ctx);
+      await pause(options.syncMs ?? 1500, ctx);
       return `"${line}" is in the release log (${options.workerId})`;
     },
   });

@@ -69,7 +69,7 @@ describe('the release run, in memory', () => {
         model: releaseModel({ firstMs: 0, perEventMs: 0 }),
         tools: [
           notifyTool({ dir, workerId: 'w', sendMs: 0 }),
-          releaseLogTool({ dir, workerId: 'w', syncMs: 0 }).tool,
+          releaseLogTool({ dir, workerId: 'w', openMs: 0, syncMs: 0 }).tool,
         ],
         ...RELEASE_TASK,
       }).pipe(toResult()),

@@ -50,7 +50,7 @@ export const RELEASE_TASK = {
  * The pace of the scripted model: a pause before each call (the model "thinking"), then one
  * streamed piece per word.
  */
-export const RELEASE_MODEL_LATENCY = { firstMs: 300, perEventMs: 45 } as const;
+export const RELEASE_MODEL_LATENCY = { firstMs: 300, perEventMs: 60 } as const;
 
 const PROVIDER = 'scripted';
 const MODEL_ID = 'release-runbook';
