@@ -271,7 +271,7 @@ export async function benchDurable(options: DurableBenchOptions): Promise<Durabl
   const pg = await startPostgres();
   let client: DurableRuns | undefined;
   try {
-    client = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
+    client = await durableRuns({ databaseUrl: pg.url });
     const overhead = await benchDurableOverhead(pg.url, client, options);
     const throughput = await benchDurableThroughput(pg.url, client, options);
     return { overhead, throughput };
