@@ -63,6 +63,9 @@ export interface DurableRuns {
   close(): Promise<void>;
 }
 
+/** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
+const CANCEL_GRACE_MS = 5000;
+
 const TERMINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
 /**
@@ -161,6 +164,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       };
       void (async () => {
         let idle = 0;
+        let endedSince: number | undefined;
         while (!stopped) {
           let rows;
           try {
@@ -178,20 +182,26 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
             continue;
           }
           // Nothing new: a run that ended without an agent-end (cancelled before it ran, failed
-          // outside the loop) would leave the watcher waiting forever.
+          // outside the loop) would leave the watcher waiting forever. A cancelled run that had
+          // started gets time for its worker to see the cancel and log the end.
           if (++idle % 4 === 0) {
             const state = await dbos.getWorkflow(runId).catch(() => undefined);
-            if (state && TERMINAL.has(String(state.status))) {
-              const last = await readLog(pool, runId, after).catch(() => []);
-              for (const row of last) if (emit(row.body)) return;
-              subscriber.error(
-                new DurableRunEndedError(
-                  `Durable run "${runId}" ended as ${String(state.status)} without an agent-end` +
-                    (state.status === 'CANCELLED' ? ' (it was cancelled before it started).' : '.'),
-                  String(state.status),
-                ),
-              );
-              return;
+            const status = String(state?.status);
+            if (state && TERMINAL.has(status)) {
+              endedSince ??= Date.now();
+              const started = after > 0;
+              if (!started || status !== 'CANCELLED' || Date.now() - endedSince > CANCEL_GRACE_MS) {
+                const last = await readLog(pool, runId, after).catch(() => []);
+                for (const row of last) if (emit(row.body)) return;
+                subscriber.error(
+                  new DurableRunEndedError(
+                    `Durable run "${runId}" ended as ${status} without an agent-end` +
+                      (status === 'CANCELLED' && !started ? ' (it was cancelled before it started).' : '.'),
+                    status,
+                  ),
+                );
+                return;
+              }
             }
           }
           await sleep();

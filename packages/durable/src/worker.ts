@@ -113,8 +113,8 @@ function registry(options: WorkerOptions): { models: Map<string, ChatModel>; too
  * });
  */
 export async function startWorker(options: WorkerOptions): Promise<DurableWorker> {
-  if (running) throw new DurableUsageError('A worker already runs in this process: DBOS allows one per process. Stop it first.');
   const { models, tools } = registry(options);
+  if (running) throw new DurableUsageError('A worker already runs in this process: DBOS allows one per process. Stop it first.');
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = new Pool({ connectionString: options.databaseUrl, max: 8 });
   pool.on('error', () => undefined);

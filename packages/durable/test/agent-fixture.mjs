@@ -7,13 +7,26 @@ import { finishEvent, assistantMessage } from '@rxagent/testing';
 import { Observable } from 'rxjs';
 
 /** A model that asks for `lines` append_line calls, one per turn, then answers. Each event after `latencyMs`. */
-export function planModel({ lines = 3, latencyMs = 0, chunks = 4, approvalEvery = 0, toolName = 'append_line' } = {}) {
+export function planModel({
+  lines = 3,
+  latencyMs = 0,
+  chunks = 4,
+  approvalEvery = 0,
+  toolName = 'append_line',
+  callLog,
+} = {}) {
   return {
     provider: 'scripted',
     modelId: 'plan-model',
     stream(request) {
       return new Observable((subscriber) => {
         const done = request.messages.filter((m) => m.role === 'tool').length;
+        // Which call this is, by the run's prompt: what the tests count to see that no finished
+        // call is paid twice.
+        const first = request.messages.find((m) => m.role === 'user');
+        const prompt = typeof first?.content === 'string' ? first.content : '';
+        const log = (what) => callLog && appendFileSync(callLog, `${prompt}|${done}|${what}\n`);
+        log('started');
         const text = done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
         const pieces = Array.from({ length: chunks }, (_, i) => text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks));
         const content = [{ type: 'text', text }];
@@ -33,6 +46,7 @@ export function planModel({ lines = 3, latencyMs = 0, chunks = 4, approvalEvery 
         const next = () => {
           if (subscriber.closed) return;
           if (i < events.length) {
+            if (i === events.length - 1) log('finished');
             subscriber.next(events[i++]);
             timer = latencyMs > 0 ? setTimeout(next, latencyMs) : (next(), undefined);
           } else subscriber.complete();

@@ -7,6 +7,7 @@ import { appendLineTool, planModel } from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const { databaseUrl, workerId, file, toolDelayMs = 0, latencyMs = 0, lines = 3, deadAfterMs = 600 } = settings;
+const callLog = `${file}.calls`;
 
 /** The same append, made idempotent with the call's key: a line already there is not written again. */
 const keyedAppend = durableTool(
@@ -28,9 +29,9 @@ const worker = await startWorker({
   workerId,
   deadAfterMs,
   models: {
-    plan: planModel({ lines, latencyMs }),
-    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append' }),
-    'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append' }),
+    plan: planModel({ lines, latencyMs, callLog }),
+    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog }),
+    'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append', callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),
