@@ -13,7 +13,7 @@ import {
   withoutTimes,
   type WorkerProcess,
   type WorkerSettings,
-} from './durable-test-kit.test';
+} from './durable-test-kit.test.js';
 
 // Workers are real processes killed with SIGKILL; this process watches and decides approvals
 // (the "third process"). Each scenario runs the same spec once undisturbed (the reference) and
@@ -90,7 +90,8 @@ function modelCalls(runId: string): Record<string, { started: number; finished: 
 
 const once = { started: 1, finished: 1 };
 
-const linesOf = (runId: string) => appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
+const linesOf = (runId: string) =>
+  appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
 
 function callCounts(runId: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -101,10 +102,15 @@ function callCounts(runId: string): Record<string, number> {
   return counts;
 }
 
-function expectSameRun(crashed: { events: AgentEvent[]; result: RunResult }, reference: { events: AgentEvent[]; result: RunResult }) {
+function expectSameRun(
+  crashed: { events: AgentEvent[]; result: RunResult },
+  reference: { events: AgentEvent[]; result: RunResult },
+) {
   expect(crashed.result.reason).toBe('completed');
   // The same transcript but for the prompt, which names the run.
-  expect(withoutTimes(crashed.result.messages.slice(1))).toEqual(withoutTimes(reference.result.messages.slice(1)));
+  expect(withoutTimes(crashed.result.messages.slice(1))).toEqual(
+    withoutTimes(reference.result.messages.slice(1)),
+  );
   expect(stableEvents(crashed.events)).toEqual(stableEvents(reference.events));
 }
 
@@ -128,7 +134,12 @@ it('resumes on another worker when its worker is killed while a tool runs: the i
   expectSameRun(crashed, reference);
   expect(callCounts('tool-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
   // No model call was made again: the recorded ones came back from PostgreSQL.
-  expect(modelCalls('tool-crash')).toEqual({ 'step 1': once, 'step 2': once, 'step 3': once, 'step 4': once });
+  expect(modelCalls('tool-crash')).toEqual({
+    'step 1': once,
+    'step 2': once,
+    'step 3': once,
+    'step 4': once,
+  });
 });
 
 it('seals an at-most-once call a crash cut short with an error the model reads, and never runs it again', async () => {
@@ -199,7 +210,12 @@ it('keeps an approval waiting across a crash; a decision from another process re
   await killed;
   expectSameRun(crashed, reference);
   expect(callCounts('approval-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
-  expect(modelCalls('approval-crash')).toEqual({ 'step 1': once, 'step 2': once, 'step 3': once, 'step 4': once });
+  expect(modelCalls('approval-crash')).toEqual({
+    'step 1': once,
+    'step 2': once,
+    'step 3': once,
+    'step 4': once,
+  });
 });
 
 it('ends a run at its step limit, each event once', async () => {

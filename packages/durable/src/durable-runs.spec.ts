@@ -19,12 +19,11 @@ import {
   type ChatModel,
 } from '@rxagent/core';
 import { first, firstValueFrom, from, lastValueFrom, throwError, toArray } from 'rxjs';
-import { stableEvents, withoutTimes } from './durable-test-kit.test';
+import { stableEvents, withoutTimes } from './durable-test-kit.test.js';
 
 // One worker in this process (DBOS allows one per process) and a client, on a real PostgreSQL.
 
 jest.setTimeout(60_000);
-const t0 = Date.now();
 
 let pg: PostgresServer;
 let worker: DurableWorker;
@@ -48,14 +47,20 @@ function planModel(lines: number, toolName: string): ChatModel {
   };
 }
 
-const prompt = (request: { messages: readonly { role: string; content: unknown }[] }) =>
-  String(request.messages.find((m) => m.role === 'user')?.content ?? '');
+const prompt = (request: { messages: readonly { role: string; content: unknown }[] }): string => {
+  const content = request.messages.find((m) => m.role === 'user')?.content;
+  return typeof content === 'string' ? content : '';
+};
 
 const note = (name: string, needsApproval = false) =>
   tool({
     name,
     description: 'Note a line',
-    parameters: jsonSchema<{ line: string }>({ type: 'object', properties: { line: { type: 'string' } }, required: ['line'] }),
+    parameters: jsonSchema<{ line: string }>({
+      type: 'object',
+      properties: { line: { type: 'string' } },
+      required: ['line'],
+    }),
     needsApproval,
     execute: ({ line }, ctx) => {
       noted.push(`${ctx.runId} ${line}`);
@@ -73,7 +78,11 @@ beforeAll(async () => {
     models: {
       plan,
       guarded: planModel(1, 'guarded_note'),
-      broken: { provider: 'scripted', modelId: 'broken', stream: () => throwError(() => new ProviderError('Bad request: no such model.', { status: 400 })) },
+      broken: {
+        provider: 'scripted',
+        modelId: 'broken',
+        stream: () => throwError(() => new ProviderError('Bad request: no such model.', { status: 400 })),
+      },
       // Fails once per run with a rate limit, then plans: the failed attempt is a recorded step too.
       flaky: {
         provider: 'scripted',
@@ -102,10 +111,12 @@ describe('startRun', () => {
     await expect(runs.startRun({ runId: 'bad-model', model: 'gpt-9', prompt: 'Hi' })).rejects.toThrow(
       /No worker registered the model "gpt-9" \(registered: "plan", "guarded", "broken", "flaky"\)/,
     );
-    await expect(runs.startRun({ runId: 'bad-tool', model: 'plan', tools: ['rm_rf'], prompt: 'Hi' })).rejects.toBeInstanceOf(
-      DurableRunSpecError,
+    await expect(
+      runs.startRun({ runId: 'bad-tool', model: 'plan', tools: ['rm_rf'], prompt: 'Hi' }),
+    ).rejects.toBeInstanceOf(DurableRunSpecError);
+    await expect(runs.startRun({ model: 'plan', prompt: 'Hi', maxSteps: 0 })).rejects.toThrow(
+      /maxSteps must be a positive integer/,
     );
-    await expect(runs.startRun({ model: 'plan', prompt: 'Hi', maxSteps: 0 })).rejects.toThrow(/maxSteps must be a positive integer/);
     await expect(runs.startRun({ model: 'plan' })).rejects.toThrow(/needs a prompt or prior messages/);
     await expect(runs.status('bad-model')).resolves.toBeUndefined();
     await expect(runs.status('bad-tool')).resolves.toBeUndefined();
@@ -159,7 +170,9 @@ describe('watchRun', () => {
     const state = await last;
     const result = await runs.runResult(id);
     expect(state.phase).toBe('done');
-    expect(withoutTimes(state.messages.slice(-result.messages.length))).toEqual(withoutTimes(result.messages));
+    expect(withoutTimes(state.messages.slice(-result.messages.length))).toEqual(
+      withoutTimes(result.messages),
+    );
     expect(result.text).toBe('Done: 2 lines.');
   });
 
@@ -179,7 +192,10 @@ describe('watchRun', () => {
     });
     const events: AgentEvent[] = await lastValueFrom(runs.watchRun(id).pipe(toArray()));
     expect(events.filter((e) => e.type === 'retry')).toEqual([
-      expect.objectContaining({ attempt: 1, error: expect.objectContaining({ name: 'RateLimitError', status: 429 }) }),
+      expect.objectContaining({
+        attempt: 1,
+        error: expect.objectContaining({ name: 'RateLimitError', status: 429 }),
+      }),
     ]);
     expect((await runs.runResult(id)).reason).toBe('completed');
   });
@@ -187,7 +203,11 @@ describe('watchRun', () => {
 
 describe('approvals and cancel', () => {
   it('lets another process reject a call: the model reads the reason and the tool never runs', async () => {
-    const id = await runs.startRun({ model: 'guarded', tools: ['guarded_note'], prompt: 'Note a line (reject).' });
+    const id = await runs.startRun({
+      model: 'guarded',
+      tools: ['guarded_note'],
+      prompt: 'Note a line (reject).',
+    });
     await waitForEvent(id, 'approval-request');
     await runs.reject(id, 'call_1', 'Not in the log today.');
     const result = await runs.runResult(id);
@@ -198,7 +218,11 @@ describe('approvals and cancel', () => {
   });
 
   it('cancels a run waiting for approval from another process: it ends with user-requested', async () => {
-    const id = await runs.startRun({ model: 'guarded', tools: ['guarded_note'], prompt: 'Note a line (cancel).' });
+    const id = await runs.startRun({
+      model: 'guarded',
+      tools: ['guarded_note'],
+      prompt: 'Note a line (cancel).',
+    });
     await waitForEvent(id, 'approval-request');
     await runs.cancel(id);
     const result = await runs.runResult(id);
@@ -227,16 +251,26 @@ describe('approvals and cancel', () => {
 
 describe('startWorker', () => {
   it('refuses a second worker in the same process and bad options, with typed errors', async () => {
-    await expect(startWorker({ databaseUrl: pg.url, models: { plan: planModel(1, 'note') } })).rejects.toThrow(
-      /A worker already runs in this process/,
+    await expect(
+      startWorker({ databaseUrl: pg.url, models: { plan: planModel(1, 'note') } }),
+    ).rejects.toThrow(/A worker already runs in this process/);
+    await expect(startWorker({ databaseUrl: '', models: { plan: planModel(1, 'note') } })).rejects.toThrow(
+      /needs databaseUrl/,
     );
-    await expect(startWorker({ databaseUrl: '', models: { plan: planModel(1, 'note') } })).rejects.toThrow(/needs databaseUrl/);
     await expect(startWorker({ databaseUrl: pg.url, models: {} })).rejects.toThrow(/at least one model/);
     await expect(
-      startWorker({ databaseUrl: pg.url, models: { plan: planModel(1, 'note') }, concurrency: { perWorker: 0 } }),
+      startWorker({
+        databaseUrl: pg.url,
+        models: { plan: planModel(1, 'note') },
+        concurrency: { perWorker: 0 },
+      }),
     ).rejects.toBeInstanceOf(DurableUsageError);
     await expect(
-      startWorker({ databaseUrl: pg.url, models: { plan: planModel(1, 'note') }, tools: [note('note'), note('note')] }),
+      startWorker({
+        databaseUrl: pg.url,
+        models: { plan: planModel(1, 'note') },
+        tools: [note('note'), note('note')],
+      }),
     ).rejects.toThrow(/two tools are named "note"/);
     expect(worker.activeRuns()).toEqual([]);
   });

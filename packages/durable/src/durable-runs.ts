@@ -84,9 +84,15 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollMs = options.pollIntervalMs ?? 500;
   if (!(timeoutMs > 0) || !(pollMs > 0)) {
-    throw new DurableUsageError('durableRuns: timeoutMs and pollIntervalMs must be positive numbers of milliseconds.');
+    throw new DurableUsageError(
+      'durableRuns: timeoutMs and pollIntervalMs must be positive numbers of milliseconds.',
+    );
   }
-  const pool = new Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: timeoutMs });
+  const pool = new Pool({
+    connectionString: options.databaseUrl,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+  });
   pool.on('error', () => undefined);
   let closed = false;
 
@@ -108,7 +114,8 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     try {
       return await Promise.race([work(), timeout]);
     } catch (error) {
-      if (DurableUnavailableError.isInstance(error) || (error as Error)?.name?.startsWith('Durable')) throw error;
+      if (DurableUnavailableError.isInstance(error) || (error as Error)?.name?.startsWith('Durable'))
+        throw error;
       if (isConnectionError(error)) {
         throw new DurableUnavailableError(
           `${what}: PostgreSQL is unreachable (${(error as Error).message}). Nothing was lost; retry when it is back.`,
@@ -128,12 +135,13 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const listener = new EventListener(options.databaseUrl);
 
   const registeredNames = async () => {
-    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(`SELECT models, tools FROM ${SCHEMA}.workers`);
+    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(
+      `SELECT models, tools FROM ${SCHEMA}.workers`,
+    );
     return { models: new Set(rows.flatMap((r) => r.models)), tools: new Set(rows.flatMap((r) => r.tools)) };
   };
 
-  const status = (runId: string) =>
-    bounded('status', async () => (await dbos.getWorkflow(runId))?.status as string | undefined);
+  const status = (runId: string) => bounded('status', async () => (await dbos.getWorkflow(runId))?.status);
 
   const watchRun = (runId: string): Observable<AgentEvent> =>
     new Observable<AgentEvent>((subscriber) => {
@@ -215,7 +223,9 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     });
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
-    bounded('approve', () => dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`));
+    bounded('approve', () =>
+      dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`),
+    );
 
   return {
     async startRun(spec) {
@@ -223,7 +233,10 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       checkRunSpec(spec, names);
       const runId = spec.runId ?? randomUUID();
       await bounded('startRun', () =>
-        dbos.enqueue({ workflowName: RUN_WORKFLOW, queueName: RUN_QUEUE, workflowID: runId }, { ...spec, runId }),
+        dbos.enqueue(
+          { workflowName: RUN_WORKFLOW, queueName: RUN_QUEUE, workflowID: runId },
+          { ...spec, runId },
+        ),
       );
       return runId;
     },
@@ -248,8 +261,9 @@ function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   const message = String((error as Error | null)?.message ?? '');
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(String(code)) ||
-    /connect|terminat|timeout/i.test(message)
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(
+      String(code),
+    ) || /connect|terminat|timeout/i.test(message)
   );
 }
 

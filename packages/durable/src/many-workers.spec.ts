@@ -4,7 +4,7 @@ import type { RunResult } from '@rxagent/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendedLines, ensureBuilt, spawnWorker, type WorkerProcess } from './durable-test-kit.test';
+import { appendedLines, ensureBuilt, spawnWorker, type WorkerProcess } from './durable-test-kit.test.js';
 
 // 100 runs over 3 worker processes while workers are killed with SIGKILL at random moments (a
 // seeded random, so a failure can be replayed) and replaced by new ones.
@@ -58,7 +58,7 @@ it('completes 100 runs over 3 workers with random kills: no run lost, no tool ef
     await w.ready;
     return w;
   };
-  let alive = await Promise.all([start(), start(), start()]);
+  let alive: WorkerProcess[] = await Promise.all([start(), start(), start()]);
   const ids = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
       runs.startRun({
@@ -74,7 +74,10 @@ it('completes 100 runs over 3 workers with random kills: no run lost, no tool ef
   const random = seeded(19);
   let kills = 0;
   while (!settled && kills < 6) {
-    await Promise.race([results.catch(() => undefined), new Promise((r) => setTimeout(r, 600 + random() * 900))]);
+    await Promise.race([
+      results.catch(() => undefined),
+      new Promise((r) => setTimeout(r, 600 + random() * 900)),
+    ]);
     if (settled) break;
     const victim = alive[Math.floor(random() * alive.length)] as WorkerProcess;
     alive = alive.filter((w) => w !== victim);

@@ -27,20 +27,32 @@ export function planModel({
         const prompt = typeof first?.content === 'string' ? first.content : '';
         const log = (what) => callLog && appendFileSync(callLog, `${prompt}|${done}|${what}\n`);
         log('started');
-        const text = done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
-        const pieces = Array.from({ length: chunks }, (_, i) => text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks));
+        const text =
+          done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
+        const pieces = Array.from({ length: chunks }, (_, i) =>
+          text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks),
+        );
         const content = [{ type: 'text', text }];
         if (done < lines) {
           const args = { line: `line-${done + 1}` };
           const name = approvalEvery > 0 && (done + 1) % approvalEvery === 0 ? 'guarded_append' : toolName;
-          content.push({ type: 'tool-call', id: `call_${done + 1}`, name, args, argsText: JSON.stringify(args) });
+          content.push({
+            type: 'tool-call',
+            id: `call_${done + 1}`,
+            name,
+            args,
+            argsText: JSON.stringify(args),
+          });
         }
         const message = assistantMessage(content, done < lines ? 'tool-calls' : 'stop', {
           usage: { inputTokens: 100 + done, outputTokens: 10 },
           provider: 'scripted',
           model: 'plan-model',
         });
-        const events = [...pieces.map((t) => ({ type: 'text-delta', index: 0, text: t })), finishEvent(message)];
+        const events = [
+          ...pieces.map((t) => ({ type: 'text-delta', index: 0, text: t })),
+          finishEvent(message),
+        ];
         let i = 0;
         let timer;
         const next = () => {

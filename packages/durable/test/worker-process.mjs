@@ -6,7 +6,15 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { appendLineTool, planModel } from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
-const { databaseUrl, workerId, file, toolDelayMs = 0, latencyMs = 0, lines = 3, deadAfterMs = 600 } = settings;
+const {
+  databaseUrl,
+  workerId,
+  file,
+  toolDelayMs = 0,
+  latencyMs = 0,
+  lines = 3,
+  deadAfterMs = 600,
+} = settings;
 const callLog = `${file}.calls`;
 
 /** The same append, made idempotent with the call's key: a line already there is not written again. */
@@ -16,7 +24,11 @@ const keyedAppend = durableTool(
     execute: async ({ line }, ctx) => {
       if (toolDelayMs > 0) await new Promise((r) => setTimeout(r, toolDelayMs));
       const key = idempotencyKey(ctx);
-      const seen = existsSync(file) && readFileSync(file, 'utf8').split('\n').some((l) => l.startsWith(`${key} `));
+      const seen =
+        existsSync(file) &&
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .some((l) => l.startsWith(`${key} `));
       if (!seen) appendFileSync(file, `${key} ${line}\n`);
       return `appended ${line}`;
     },
