@@ -5,6 +5,11 @@ import { formatTable, missedTargets } from './report.js';
 import { backToBack, medianRatio } from './measure.js';
 import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
+import { benchDurable, type DurableResult } from './durable-bench.js';
+import { durableRows } from './durable-rows.js';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { concurrencyRows } from './concurrency-rows.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, TOOL_LOOP_CONTENDERS } from './tool-loop-bench.js';
@@ -95,6 +100,101 @@ describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
       expect(adapterRows(result).filter((r) => r.met !== undefined)).toHaveLength(1);
     }
   }, 30_000);
+});
+
+describe('durable benchmark (throwaway PostgreSQL, workers in child processes; no timing assertions)', () => {
+  const benchRoot = resolve(__dirname, '..');
+  const workerScript = join(benchRoot, 'dist', 'durable-worker.js');
+  const tiny = {
+    steps: 3,
+    inMemoryRuns: 2,
+    runs: 1,
+    warmup: 0,
+    warmupMs: 0,
+    stepsPerRun: 1,
+    throughputRounds: 1,
+  };
+
+  beforeAll(() => {
+    // The workers run the compiled entry: build it and the packages it imports (incremental).
+    const tsc = createRequire(join(benchRoot, 'package.json')).resolve('typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-b', join(benchRoot, 'tsconfig.build.json')], { cwd: benchRoot });
+  }, 240_000);
+
+  it('measures the per-step cost against runAgent and the runs per second of 1 and 3 workers', async () => {
+    const result = await benchDurable({ ...tiny, workerScript, runsAtOnce: 6 });
+    const o = result.overhead;
+    expect(
+      [
+        o.inMemoryMs,
+        o.idempotentMs,
+        o.atMostOnceMs,
+        o.runLatencyMs,
+        o.roundTripMs,
+        o.ratios.idempotent,
+      ].every(finitePositive),
+    ).toBe(true);
+    expect(Number.isFinite(o.addedMs.atMostOnce)).toBe(true);
+    expect(o).toMatchObject({ steps: 3, rounds: 1 });
+    const t = result.throughput;
+    expect(t.figures.map((f) => f.workers)).toEqual([1, 3]);
+    for (const f of t.figures) {
+      expect(finitePositive(f.runsPerSecond)).toBe(true);
+      // Every run of the round was executed by one of the workers started for it.
+      expect(f.runsByWorker).toHaveLength(f.workers);
+      expect(f.runsByWorker.reduce((a, b) => a + b, 0)).toBe(6);
+    }
+    const rows = durableRows(result);
+    expect(rows.filter((r) => r.met !== undefined).map((r) => r.name)).toEqual([
+      'added per step, idempotent tool (2 checkpoints)',
+      'added per step, at-most-once tool (3 checkpoints)',
+      ...(t.cpus >= 4
+        ? ['3 workers (1 rounds; runs per worker ' + t.figures[1]!.runsByWorker.join(' / ') + ')']
+        : []),
+    ]);
+    expect(rows.find((r) => r.name.startsWith('3 workers'))?.baseline).toMatch(/^1 worker /);
+  }, 240_000);
+
+  it('fails with the exit error of a worker that cannot start, instead of waiting for it', async () => {
+    await expect(
+      benchDurable({ ...tiny, workerScript: join(benchRoot, 'dist', 'no-such-worker.js'), runsAtOnce: 2 }),
+    ).rejects.toThrow(/Worker bench-worker-1 exited/);
+  }, 240_000);
+
+  it('checks 3 workers against 1 only on a machine with enough CPUs for them', () => {
+    const result = (cpus: number): DurableResult => ({
+      overhead: {
+        steps: 20,
+        inMemoryMs: 0.1,
+        idempotentMs: 10,
+        atMostOnceMs: 12,
+        ratios: { idempotent: 100, atMostOnce: 120 },
+        addedMs: { idempotent: 9.9, atMostOnce: 11.9 },
+        runLatencyMs: 300,
+        roundTripMs: 0.5,
+        rounds: 7,
+      },
+      throughput: {
+        runs: 60,
+        stepsPerRun: 2,
+        perWorker: 8,
+        cpus,
+        figures: [
+          { workers: 1, runsPerSecond: 30, msPerRound: 2000, rounds: 3, runsByWorker: [60] },
+          { workers: 3, runsPerSecond: 40, msPerRound: 1500, rounds: 3, runsByWorker: [20, 20, 20] },
+        ],
+      },
+    });
+    const three = (cpus: number) => durableRows(result(cpus)).find((r) => r.name.startsWith('3 workers'));
+    expect(three(2)).toMatchObject({ target: 'informative on 2 CPUs (≥ 1.5× from 4)' });
+    expect(three(2)).not.toHaveProperty('met');
+    expect(three(8)).toMatchObject({ target: "≥ 1.5× 1 worker's runs/s", met: false, ratio: 0.75 });
+    const added = durableRows(result(2)).filter((r) => r.name.startsWith('added per step'));
+    expect(added.map((r) => [r.met, r.baseline, r.ratio])).toEqual([
+      [true, 'SELECT 1 round trip 0.50 ms', 19.8],
+      [true, 'SELECT 1 round trip 0.50 ms', 23.8],
+    ]);
+  });
 });
 
 describe('measurement helpers', () => {

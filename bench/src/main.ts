@@ -10,6 +10,8 @@ import { concurrencyRows } from './concurrency-rows.js';
 import { benchLongRun, benchProjection } from './context-bench.js';
 import { contextRows } from './context-rows.js';
 import { benchDeferredTools, deferredToolsRows } from './deferred-tools-bench.js';
+import { benchDurable, type DurableResult } from './durable-bench.js';
+import { durableRows } from './durable-rows.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
@@ -94,6 +96,25 @@ const BENCHMARKS = {
     const result = await timed('request size, 100 tools deferred vs not', () => benchDeferredTools(100));
     raw['deferred-tools'] = result;
     rows.push(...deferredToolsRows(result));
+  },
+  durable: async (rows: Row[], raw: Record<string, unknown>) => {
+    // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped
+    // before this returns, also when it throws.
+    const workerScript = join(dirname(process.argv[1] ?? '.'), 'durable-worker.js');
+    let result: DurableResult;
+    try {
+      result = await timed(
+        'durable runs on local PostgreSQL: overhead per step, runs/s with 1 and 3 workers',
+        () => benchDurable({ workerScript }),
+      );
+    } catch (error) {
+      // A machine without PostgreSQL still gets the other sections (startPostgres says how to install it).
+      if (!/PostgreSQL is not installed/.test(String((error as Error | undefined)?.message))) throw error;
+      log(`… durable runs SKIPPED: ${(error as Error).message}`);
+      return;
+    }
+    raw.durable = result;
+    rows.push(...durableRows(result));
   },
 } satisfies Record<string, (rows: Row[], raw: Record<string, unknown>) => Promise<void>>;
 

@@ -47,12 +47,13 @@ function message(content: AssistantMessage['content'], stopReason: AssistantMess
 
 /**
  * The answer to a request, as a pure function of it: while fewer than `toolSteps` steps are
- * in the transcript (prompt + 2 messages a step), one `noop` call; then a final text.
+ * in the transcript (prompt + 2 messages a step), one call of `toolName` (no arguments); then
+ * a final text.
  *
  * @example
  * toolLoopTurn({ messages: [prompt] }, 3); // a noop call (step 1 of 3)
  */
-export function toolLoopTurn(request: ChatRequest, toolSteps: number): ModelEvent[] {
+export function toolLoopTurn(request: ChatRequest, toolSteps: number, toolName = 'noop'): ModelEvent[] {
   const step = (request.messages.length - 1) / 2 + 1;
   if (step > toolSteps) {
     const final = message([{ type: 'text', text: 'done' }], 'stop');
@@ -63,10 +64,10 @@ export function toolLoopTurn(request: ChatRequest, toolSteps: number): ModelEven
     ];
   }
   const id = `call_${step}`;
-  const call = { type: 'tool-call' as const, id, name: 'noop', args: {}, argsText: '{}' };
+  const call = { type: 'tool-call' as const, id, name: toolName, args: {}, argsText: '{}' };
   const m = message([call], 'tool-calls');
   return [
-    { type: 'toolcall-start', index: 0, id, name: 'noop' },
+    { type: 'toolcall-start', index: 0, id, name: toolName },
     { type: 'toolcall-delta', index: 0, argsText: '{}' },
     { type: 'toolcall-end', index: 0, call },
     { type: 'usage', usage: m.usage },
@@ -76,18 +77,19 @@ export function toolLoopTurn(request: ChatRequest, toolSteps: number): ModelEven
 
 /**
  * A model that answers synchronously (see `toolLoopTurn`): `toolSteps` steps of one no-op
- * call, then a final text, so a run makes `toolSteps + 1` model calls.
+ * call (of the tool named `toolName`), then a final text, so a run makes `toolSteps + 1`
+ * model calls.
  *
  * @example
  * runAgent({ model: toolLoopModel(100), tools: [noopTool], prompt: 'go', maxSteps: 101 }).subscribe();
  */
-export function toolLoopModel(toolSteps: number): ChatModel {
+export function toolLoopModel(toolSteps: number, toolName = 'noop'): ChatModel {
   return {
     provider: 'memory',
     modelId: 'tool-loop-model',
     stream: (request) =>
       new Observable<ModelEvent>((subscriber) => {
-        const events = toolLoopTurn(request, toolSteps);
+        const events = toolLoopTurn(request, toolSteps, toolName);
         for (const event of events) subscriber.next(event);
         subscriber.complete();
       }),
