@@ -182,7 +182,8 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     attachDurable,
     close: () => {
       closing ??= (async () => {
-        for (const entry of registry.entries()) if (entry.owned) entry.agent.abort();
+        // Owned runs are in-process Agents: their abort is synchronous and cannot fail.
+        for (const entry of registry.entries()) if (entry.owned) void entry.agent.abort();
         timelines.close();
         registry.close();
         for (const channel of channels) channel.close();

@@ -5,6 +5,8 @@ import { assistantText, type AgentMessage } from '@rxagent/core';
 import { durableRuns, startWorker, type DurableRuns, type DurableWorker } from '@rxagent/durable';
 import { startPostgres, type PostgresServer } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
+import { followDurableRuns } from './durable-follow.js';
+import { durableRunLister } from './durable-run-list.js';
 import { appendTools, linesOf, planModel, waitFor } from './durable-fixture.test.js';
 
 // A real PostgreSQL, a real durable worker in this process (one per process: DBOS is a
@@ -58,7 +60,7 @@ async function attach(runId: string): Promise<string> {
 const card = (id: string) => dashboard.registry.snapshot(id);
 const stripTimes = (messages: readonly AgentMessage[]) =>
   messages.map((m) => {
-    const { timestamp: _t, ...rest } = m as AgentMessage & { timestamp?: number };
+    const { timestamp: _t, ...rest } = m;
     return rest;
   });
 
@@ -223,5 +225,58 @@ describe('durable runs in the dashboard', () => {
     expect((await post(`/runs/${id}/approvals/call_2`, { approved: true })).status).toBe(200);
     await waitFor(() => card(id)?.terminal === true, 60_000, 'the card to end');
     expect(card(id)?.lastAnswer).toBe('Done: 3 lines appended.');
+  });
+
+  it('follows durable runs: each new or active run gets a card once, older finished ones do not', async () => {
+    const lister = await durableRunLister(pg.url);
+    const before = new Set(dashboard.registry.entries().map((e) => e.id));
+    const finished = await runs.startRun({
+      runId: 'finished-before',
+      model: 'chat',
+      prompt: 'Say you are done.',
+    });
+    await runs.runResult(finished);
+    const waiting = await runs.startRun({
+      runId: 'waiting-before',
+      model: 'plan',
+      tools: ['append_line', 'guarded_append'],
+      prompt: 'Append three lines.',
+    });
+    await waitFor(() => linesOf(file, waiting).length === 1, 30_000, 'the first line of the waiting run');
+    const listings = await lister.list();
+    expect(listings.map((l) => l.runId)).toEqual(expect.arrayContaining([finished, waiting, 'approve-me']));
+
+    const following = followDurableRuns(dashboard, () => lister.list(), { intervalMs: 100 });
+    try {
+      const labels = () =>
+        dashboard.registry
+          .entries()
+          .filter((e) => !before.has(e.id))
+          .map((e) => e.label);
+      await waitFor(
+        () => labels().includes('durable waiting-before'),
+        30_000,
+        'the active run to be followed',
+      );
+      const started = await runs.startRun({
+        runId: 'started-after',
+        model: 'chat',
+        prompt: 'Say you are done.',
+      });
+      await waitFor(() => labels().includes(`durable ${started}`), 30_000, 'the new run to be followed');
+      await new Promise((r) => setTimeout(r, 300)); // a few more listings
+      expect(labels().sort()).toEqual(['durable started-after', 'durable waiting-before']);
+
+      // A card removed from the page is not brought back by the next listing.
+      const id = dashboard.registry.entries().find((e) => e.label === 'durable started-after')?.id as string;
+      await waitFor(() => card(id)?.terminal === true, 30_000, 'the followed run to end');
+      expect(dashboard.registry.remove(id)).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(labels()).toEqual(['durable waiting-before']);
+    } finally {
+      following.unsubscribe();
+      await runs.cancel(waiting);
+      await lister.close();
+    }
   });
 });

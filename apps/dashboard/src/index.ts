@@ -6,6 +6,8 @@ export { RunControlError, watchedRunAgent } from './watched-run.js';
 export type { RunControls } from './watched-run.js';
 export { durableRunAgent } from './durable-run-agent.js';
 export type { DashboardDurableRuns } from './durable-run-agent.js';
+export { followDurableRuns } from './durable-follow.js';
+export type { DurableRunListing, FollowDurableOptions } from './durable-follow.js';
 export { toRunSnapshot } from './run-snapshot.js';
 export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-snapshot.js';
 export { SubrunTracker } from './subrun-view.js';
