@@ -22,8 +22,8 @@ const post = (path: string, body: unknown) =>
 
 const waitingFor = (toolCallId: string): AgentEvent[] => [
   { type: 'agent-start', messages: [] } as unknown as AgentEvent,
-  { type: 'turn-start', step: 1 } as AgentEvent,
-  { type: 'approval-request', toolCallId, toolName: 'deploy', args: { env: 'prod' } } as AgentEvent,
+  { type: 'turn-start', step: 1 },
+  { type: 'approval-request', toolCallId, toolName: 'deploy', args: { env: 'prod' } },
 ];
 
 describe('a watched run', () => {
