@@ -13,7 +13,7 @@ import {
   withoutTimes,
   type WorkerProcess,
   type WorkerSettings,
-} from './durable-test-kit.test';
+} from './durable-test-kit.test.js';
 
 // Workers are real processes killed with SIGKILL; this process watches and decides approvals
 // (the "third process"). Each scenario runs the same spec once undisturbed (the reference) and
@@ -33,9 +33,13 @@ beforeAll(async () => {
   runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
 });
 
+// Each scenario has its own workers: a survivor of the last one must not take the next run.
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+});
+
 afterAll(async () => {
   await runs?.close();
-  await Promise.all(workers.map((w) => w.stop()));
   await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -53,7 +57,7 @@ async function run(
   runId: string,
   onEvent: (event: AgentEvent, id: string) => void = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
-  const id = await runs.startRun({ ...spec, runId });
+  const id = await runs.startRun({ ...spec, runId, prompt: promptOf(runId) });
   const events: AgentEvent[] = [];
   await new Promise<void>((resolve, reject) =>
     runs.watchRun(id).subscribe({
@@ -68,7 +72,26 @@ async function run(
   return { events, result: await runs.runResult(id) };
 }
 
-const linesOf = (runId: string) => appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
+/** Each run's prompt names it, so the model's call log tells runs apart. */
+const promptOf = (runId: string) => `Append the lines (${runId}).`;
+
+/** How often the model was called, and finished, for each step of a run (by tool results so far). */
+function modelCalls(runId: string): Record<string, { started: number; finished: number }> {
+  const calls: Record<string, { started: number; finished: number }> = {};
+  for (const line of appendedLines(join(dir, 'lines.txt.calls'))) {
+    const [prompt, done, what] = line.split('|');
+    if (prompt !== promptOf(runId) || done === undefined) continue;
+    const entry = (calls[`step ${Number(done) + 1}`] ??= { started: 0, finished: 0 });
+    if (what === 'started') entry.started++;
+    else entry.finished++;
+  }
+  return calls;
+}
+
+const once = { started: 1, finished: 1 };
+
+const linesOf = (runId: string) =>
+  appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
 
 function callCounts(runId: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -79,15 +102,21 @@ function callCounts(runId: string): Record<string, number> {
   return counts;
 }
 
-function expectSameRun(crashed: { events: AgentEvent[]; result: RunResult }, reference: { events: AgentEvent[]; result: RunResult }) {
+function expectSameRun(
+  crashed: { events: AgentEvent[]; result: RunResult },
+  reference: { events: AgentEvent[]; result: RunResult },
+) {
   expect(crashed.result.reason).toBe('completed');
-  expect(withoutTimes(crashed.result.messages)).toEqual(withoutTimes(reference.result.messages));
+  // The same transcript but for the prompt, which names the run.
+  expect(withoutTimes(crashed.result.messages.slice(1))).toEqual(
+    withoutTimes(reference.result.messages.slice(1)),
+  );
   expect(stableEvents(crashed.events)).toEqual(stableEvents(reference.events));
 }
 
 it('resumes on another worker when its worker is killed while a tool runs: the idempotent call runs once, the transcript is the same', async () => {
   const a = await worker('tool-a', { toolDelayMs: 700 });
-  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'], prompt: 'Append the lines.' };
+  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'] };
   const reference = await run(spec, 'tool-ref');
   let b: Promise<WorkerProcess> | undefined;
   const crashed = await run(spec, 'tool-crash', (e) => {
@@ -104,11 +133,18 @@ it('resumes on another worker when its worker is killed while a tool runs: the i
   expect(a.child.signalCode).toBe('SIGKILL');
   expectSameRun(crashed, reference);
   expect(callCounts('tool-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+  // No model call was made again: the recorded ones came back from PostgreSQL.
+  expect(modelCalls('tool-crash')).toEqual({
+    'step 1': once,
+    'step 2': once,
+    'step 3': once,
+    'step 4': once,
+  });
 });
 
 it('seals an at-most-once call a crash cut short with an error the model reads, and never runs it again', async () => {
   const a = await worker('seal-a', { toolDelayMs: 700 });
-  const spec: DurableRunSpec = { model: 'plan', tools: ['append_line'], prompt: 'Append the lines.' };
+  const spec: DurableRunSpec = { model: 'plan', tools: ['append_line'] };
   let b: Promise<WorkerProcess> | undefined;
   const crashed = await run(spec, 'seal-crash', (e) => {
     if (e.type === 'tool-start' && e.toolCallId === 'call_2' && !b) {
@@ -129,7 +165,7 @@ it('seals an at-most-once call a crash cut short with an error the model reads, 
 
 it('resumes when its worker is killed while the model streams: no completed call is made again', async () => {
   const a = await worker('model-a', { latencyMs: 150 });
-  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'], prompt: 'Append the lines.' };
+  const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'] };
   const reference = await run(spec, 'model-ref');
   let toolsDone = 0;
   let b: Promise<WorkerProcess> | undefined;
@@ -146,11 +182,18 @@ it('resumes when its worker is killed while the model streams: no completed call
   expect(b).toBeDefined();
   expectSameRun(crashed, reference);
   expect(callCounts('model-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+  // The call cut short was made again (twice started, once finished); the finished ones never.
+  expect(modelCalls('model-crash')).toEqual({
+    'step 1': once,
+    'step 2': { started: 2, finished: 1 },
+    'step 3': once,
+    'step 4': once,
+  });
 });
 
 it('keeps an approval waiting across a crash; a decision from another process resumes the run on another worker', async () => {
   const a = await worker('approval-a', {});
-  const spec: DurableRunSpec = { model: 'plan-approval', tools: ['keyed_append', 'guarded_append'], prompt: 'Append the lines.' };
+  const spec: DurableRunSpec = { model: 'plan-approval', tools: ['keyed_append', 'guarded_append'] };
   const reference = await run(spec, 'approval-ref', (e, id) => {
     if (e.type === 'approval-request') void runs.approve(id, e.toolCallId);
   });
@@ -167,11 +210,17 @@ it('keeps an approval waiting across a crash; a decision from another process re
   await killed;
   expectSameRun(crashed, reference);
   expect(callCounts('approval-crash')).toEqual({ call_1: 1, call_2: 1, call_3: 1 });
+  expect(modelCalls('approval-crash')).toEqual({
+    'step 1': once,
+    'step 2': once,
+    'step 3': once,
+    'step 4': once,
+  });
 });
 
-it('waits for the worker takeover without losing the watcher: it sees every event once', async () => {
-  // The watcher of the crashed runs above saw agent-end exactly once, and one agent-start.
-  const { events } = await run({ model: 'plan-keyed', tools: ['keyed_append'], maxSteps: 2, prompt: 'Append the lines.' }, 'steps-limit');
+it('ends a run at its step limit, each event once', async () => {
+  await worker('limit-a', {});
+  const { events } = await run({ model: 'plan-keyed', tools: ['keyed_append'], maxSteps: 2 }, 'steps-limit');
   expect(events.filter((e) => e.type === 'agent-start')).toHaveLength(1);
   expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'steps-limit' });
   await waitFor(() => linesOf('steps-limit').length === 2, 5000, 'two appended lines');

@@ -73,7 +73,10 @@ export function durableModel(model: ChatModel, control: RunControl): ChatModel {
           inner?.unsubscribe();
           // An aborted call is recorded as aborted (the run is ending); a fenced run records nothing.
           if (!control.isFenced) {
-            settle?.({ ok: false, error: { name: 'AbortError', message: 'The run stopped during this model call.' } });
+            settle?.({
+              ok: false,
+              error: { name: 'AbortError', message: 'The run stopped during this model call.' },
+            });
           }
         };
       }),

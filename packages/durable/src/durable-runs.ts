@@ -63,6 +63,9 @@ export interface DurableRuns {
   close(): Promise<void>;
 }
 
+/** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
+const CANCEL_GRACE_MS = 5000;
+
 const TERMINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
 /**
@@ -81,9 +84,15 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollMs = options.pollIntervalMs ?? 500;
   if (!(timeoutMs > 0) || !(pollMs > 0)) {
-    throw new DurableUsageError('durableRuns: timeoutMs and pollIntervalMs must be positive numbers of milliseconds.');
+    throw new DurableUsageError(
+      'durableRuns: timeoutMs and pollIntervalMs must be positive numbers of milliseconds.',
+    );
   }
-  const pool = new Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: timeoutMs });
+  const pool = new Pool({
+    connectionString: options.databaseUrl,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+  });
   pool.on('error', () => undefined);
   let closed = false;
 
@@ -105,7 +114,8 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     try {
       return await Promise.race([work(), timeout]);
     } catch (error) {
-      if (DurableUnavailableError.isInstance(error) || (error as Error)?.name?.startsWith('Durable')) throw error;
+      if (DurableUnavailableError.isInstance(error) || (error as Error)?.name?.startsWith('Durable'))
+        throw error;
       if (isConnectionError(error)) {
         throw new DurableUnavailableError(
           `${what}: PostgreSQL is unreachable (${(error as Error).message}). Nothing was lost; retry when it is back.`,
@@ -125,12 +135,13 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const listener = new EventListener(options.databaseUrl);
 
   const registeredNames = async () => {
-    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(`SELECT models, tools FROM ${SCHEMA}.workers`);
+    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(
+      `SELECT models, tools FROM ${SCHEMA}.workers`,
+    );
     return { models: new Set(rows.flatMap((r) => r.models)), tools: new Set(rows.flatMap((r) => r.tools)) };
   };
 
-  const status = (runId: string) =>
-    bounded('status', async () => (await dbos.getWorkflow(runId))?.status as string | undefined);
+  const status = (runId: string) => bounded('status', async () => (await dbos.getWorkflow(runId))?.status);
 
   const watchRun = (runId: string): Observable<AgentEvent> =>
     new Observable<AgentEvent>((subscriber) => {
@@ -161,6 +172,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       };
       void (async () => {
         let idle = 0;
+        let endedSince: number | undefined;
         while (!stopped) {
           let rows;
           try {
@@ -178,20 +190,26 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
             continue;
           }
           // Nothing new: a run that ended without an agent-end (cancelled before it ran, failed
-          // outside the loop) would leave the watcher waiting forever.
+          // outside the loop) would leave the watcher waiting forever. A cancelled run that had
+          // started gets time for its worker to see the cancel and log the end.
           if (++idle % 4 === 0) {
             const state = await dbos.getWorkflow(runId).catch(() => undefined);
-            if (state && TERMINAL.has(String(state.status))) {
-              const last = await readLog(pool, runId, after).catch(() => []);
-              for (const row of last) if (emit(row.body)) return;
-              subscriber.error(
-                new DurableRunEndedError(
-                  `Durable run "${runId}" ended as ${String(state.status)} without an agent-end` +
-                    (state.status === 'CANCELLED' ? ' (it was cancelled before it started).' : '.'),
-                  String(state.status),
-                ),
-              );
-              return;
+            const status = String(state?.status);
+            if (state && TERMINAL.has(status)) {
+              endedSince ??= Date.now();
+              const started = after > 0;
+              if (!started || status !== 'CANCELLED' || Date.now() - endedSince > CANCEL_GRACE_MS) {
+                const last = await readLog(pool, runId, after).catch(() => []);
+                for (const row of last) if (emit(row.body)) return;
+                subscriber.error(
+                  new DurableRunEndedError(
+                    `Durable run "${runId}" ended as ${status} without an agent-end` +
+                      (status === 'CANCELLED' && !started ? ' (it was cancelled before it started).' : '.'),
+                    status,
+                  ),
+                );
+                return;
+              }
             }
           }
           await sleep();
@@ -205,7 +223,9 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     });
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
-    bounded('approve', () => dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`));
+    bounded('approve', () =>
+      dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`),
+    );
 
   return {
     async startRun(spec) {
@@ -213,7 +233,10 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       checkRunSpec(spec, names);
       const runId = spec.runId ?? randomUUID();
       await bounded('startRun', () =>
-        dbos.enqueue({ workflowName: RUN_WORKFLOW, queueName: RUN_QUEUE, workflowID: runId }, { ...spec, runId }),
+        dbos.enqueue(
+          { workflowName: RUN_WORKFLOW, queueName: RUN_QUEUE, workflowID: runId },
+          { ...spec, runId },
+        ),
       );
       return runId;
     },
@@ -238,8 +261,9 @@ function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   const message = String((error as Error | null)?.message ?? '');
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(String(code)) ||
-    /connect|terminat|timeout/i.test(message)
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(
+      String(code),
+    ) || /connect|terminat|timeout/i.test(message)
   );
 }
 

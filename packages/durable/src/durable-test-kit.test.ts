@@ -15,7 +15,9 @@ const repoRoot = resolve(packageRoot, '../..');
 export function ensureBuilt(): void {
   const tsc = createRequire(join(repoRoot, 'package.json')).resolve('typescript/bin/tsc');
   for (const pkg of ['durable', 'testing']) {
-    execFileSync(process.execPath, [tsc, '-b', join(repoRoot, 'packages', pkg, 'tsconfig.build.json')], { cwd: repoRoot });
+    execFileSync(process.execPath, [tsc, '-b', join(repoRoot, 'packages', pkg, 'tsconfig.build.json')], {
+      cwd: repoRoot,
+    });
   }
   if (!existsSync(join(packageRoot, 'dist/index.js'))) throw new Error('@rxagent/durable did not build.');
 }
@@ -45,11 +47,15 @@ export interface WorkerProcess {
 
 /** Starts a worker in a child process; only PATH of the environment reaches it. */
 export function spawnWorker(settings: WorkerSettings): WorkerProcess {
-  const child = spawn(process.execPath, [join(packageRoot, 'test/worker-process.mjs'), JSON.stringify(settings)], {
-    cwd: packageRoot,
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(packageRoot, 'test/worker-process.mjs'), JSON.stringify(settings)],
+    {
+      cwd: packageRoot,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -58,7 +64,9 @@ export function spawnWorker(settings: WorkerSettings): WorkerProcess {
     lines.on('line', (line) => {
       if (line.startsWith('ready ')) resolveReady();
     });
-    void exited.then((code) => reject(new Error(`worker ${settings.workerId} exited with ${code}:\n${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`worker ${settings.workerId} exited with ${code}:\n${stderr}`)),
+    );
   });
   ready.catch(() => undefined);
   return {
@@ -79,13 +87,17 @@ export function spawnWorker(settings: WorkerSettings): WorkerProcess {
 
 /** The lines the tools appended: `<run id>:<call id>` or `<run id> <call id>` keys, counted. */
 export function appendedLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+    : [];
 }
 
 /** A transcript without what differs between executions by nature: message times. */
 export function withoutTimes(messages: readonly AgentMessage[]): unknown[] {
   return messages.map((m) => {
-    const { timestamp: _t, ...rest } = m as AgentMessage & { timestamp?: number };
+    const { timestamp: _t, ...rest } = m;
     return rest;
   });
 }

@@ -18,7 +18,10 @@ const INTERRUPTED: ToolResult = { content: [{ type: 'text', text: INTERRUPTED_TE
  * started before the crash, so it is sealed with `INTERRUPTED_TEXT` instead of run again. An
  * idempotent call without a result is simply run again.
  */
-export function durableToolStep(durabilityOf: (name: string) => ToolDurability, control: RunControl): ToolMiddleware {
+export function durableToolStep(
+  durabilityOf: (name: string) => ToolDurability,
+  control: RunControl,
+): ToolMiddleware {
   return (call, _ctx, next) =>
     from(
       (async (): Promise<ToolResult> => {
@@ -26,9 +29,9 @@ export function durableToolStep(durabilityOf: (name: string) => ToolDurability, 
           let began = false;
           if (durabilityOf(call.name) === 'at-most-once') {
             await DBOS.runStep(
-              async () => {
+              () => {
                 began = true;
-                return true;
+                return Promise.resolve(true);
               },
               { name: `tool-begin:${call.id}` },
             );

@@ -30,7 +30,7 @@ export interface DurableTool {
  * startWorker({ databaseUrl, models: { main: model }, tools: [durableTool(search, { durability: 'idempotent' }), sendEmail] });
  */
 export function durableTool<A, R>(tool: Tool<A, R>, options: { durability: ToolDurability }): DurableTool {
-  return { tool: tool as unknown as AnyTool, durability: options.durability };
+  return { tool, durability: options.durability };
 }
 
 /**
@@ -47,5 +47,5 @@ export function idempotencyKey(ctx: Pick<ToolContext, 'runId' | 'toolCallId'>): 
 
 /** A registered tool entry: a plain tool is at-most-once. */
 export function toDurableTool(entry: AnyTool | DurableTool): DurableTool {
-  return 'tool' in entry && 'durability' in entry ? entry : { tool: entry as AnyTool, durability: 'at-most-once' };
+  return 'tool' in entry && 'durability' in entry ? entry : { tool: entry, durability: 'at-most-once' };
 }

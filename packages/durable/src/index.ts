@@ -6,4 +6,9 @@ export type { DurableRunSpec } from './run-spec.js';
 export { durableTool, idempotencyKey } from './durable-tool.js';
 export type { DurableTool, ToolDurability } from './durable-tool.js';
 export { INTERRUPTED_TEXT } from './durable-tool-step.js';
-export { DurableRunEndedError, DurableRunSpecError, DurableUnavailableError, DurableUsageError } from './durable-errors.js';
+export {
+  DurableRunEndedError,
+  DurableRunSpecError,
+  DurableUnavailableError,
+  DurableUsageError,
+} from './durable-errors.js';

@@ -1,3 +1,4 @@
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Subscription } from 'rxjs';
 import type { EventLogWriter } from './event-log.js';
 
@@ -51,7 +52,12 @@ export function handleEngineError(control: RunControl, error: unknown): boolean 
     return true;
   }
   if (is(SUPERSEDED)) {
-    control.fence();
+    // DBOS says this execution no longer owns the workflow: a cancel does that too (before the
+    // worker's watch sees it), so only a workflow that is not cancelled was taken over.
+    DBOS.getWorkflowStatus(control.runId).then(
+      (status) => (status?.status === 'CANCELLED' ? control.cancel() : control.fence()),
+      () => control.fence(),
+    );
     return true;
   }
   return false;

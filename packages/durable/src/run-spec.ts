@@ -57,7 +57,9 @@ function positive(spec: DurableRunSpec, key: keyof DurableRunSpec, integer: bool
  */
 export function checkRunSpec(spec: DurableRunSpec, names: RegisteredNames): void {
   if (typeof spec !== 'object' || spec === null) {
-    throw new DurableRunSpecError('startRun needs a DurableRunSpec object, e.g. { model: "main", prompt: "Hi" }.');
+    throw new DurableRunSpecError(
+      'startRun needs a DurableRunSpec object, e.g. { model: "main", prompt: "Hi" }.',
+    );
   }
   if (typeof spec.model !== 'string' || !names.models.has(spec.model)) {
     const known = [...names.models].map((m) => `"${m}"`).join(', ') || 'none';
@@ -74,8 +76,13 @@ export function checkRunSpec(spec: DurableRunSpec, names: RegisteredNames): void
         `(registered: ${known}). Register it in startWorker({ tools: [...] }) of every worker.`,
     );
   }
-  if (spec.runId !== undefined && (typeof spec.runId !== 'string' || spec.runId.length === 0 || spec.runId.length > 200)) {
-    throw new DurableRunSpecError('DurableRunSpec.runId must be a non-empty string of at most 200 characters.');
+  if (
+    spec.runId !== undefined &&
+    (typeof spec.runId !== 'string' || spec.runId.length === 0 || spec.runId.length > 200)
+  ) {
+    throw new DurableRunSpecError(
+      'DurableRunSpec.runId must be a non-empty string of at most 200 characters.',
+    );
   }
   const hasMessages = Array.isArray(spec.messages) && spec.messages.length > 0;
   if ((spec.prompt === undefined || spec.prompt === '') && !hasMessages) {
@@ -86,12 +93,16 @@ export function checkRunSpec(spec: DurableRunSpec, names: RegisteredNames): void
   positive(spec, 'approvalTimeoutMs', false);
   positive(spec, 'maxTokens', true);
   if (spec.maxRetries !== undefined && !(Number.isInteger(spec.maxRetries) && spec.maxRetries >= 0)) {
-    throw new DurableRunSpecError(`DurableRunSpec.maxRetries must be an integer ≥ 0; got ${JSON.stringify(spec.maxRetries)}.`);
+    throw new DurableRunSpecError(
+      `DurableRunSpec.maxRetries must be an integer ≥ 0; got ${JSON.stringify(spec.maxRetries)}.`,
+    );
   }
   const text = JSON.stringify(spec);
   const roundTrip = JSON.stringify(JSON.parse(text));
   if (text !== roundTrip || hasFunction(spec)) {
-    throw new DurableRunSpecError('A DurableRunSpec must be plain JSON data: it is stored and read by another process.');
+    throw new DurableRunSpecError(
+      'A DurableRunSpec must be plain JSON data: it is stored and read by another process.',
+    );
   }
 }
 

@@ -1,5 +1,11 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { runAgent, type AgentEndEvent, type ChatModel, type RunAgentConfig, type StopReason } from '@rxagent/core';
+import {
+  runAgent,
+  type AgentEndEvent,
+  type ChatModel,
+  type RunAgentConfig,
+  type StopReason,
+} from '@rxagent/core';
 import type { Pool } from 'pg';
 import { durableApprover } from './durable-approver.js';
 import { durableModel } from './durable-model.js';
@@ -43,7 +49,9 @@ export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promis
   const model = env.models.get(spec.model);
   const tools = (spec.tools ?? []).map((name) => env.tools.get(name));
   if (!model || tools.some((t) => t === undefined)) {
-    const missing = [spec.model, ...(spec.tools ?? [])].filter((n) => !env.models.has(n) && !env.tools.has(n));
+    const missing = [spec.model, ...(spec.tools ?? [])].filter(
+      (n) => !env.models.has(n) && !env.tools.has(n),
+    );
     throw new DurableUsageError(
       `This worker does not register ${missing.map((n) => `"${n}"`).join(', ')}: every worker must register the same models and tools.`,
     );
@@ -81,7 +89,7 @@ export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promis
         },
         error: (error: unknown) => {
           control.log.appendError(error);
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
         complete: () => resolve(last),
       });

@@ -44,7 +44,9 @@ export class WorkerLiveness {
     );
     if (!rows[0]?.ok) {
       await client.end();
-      throw new Error(`Worker id "${this.options.workerId}" is in use by a live worker: give each worker its own id.`);
+      throw new Error(
+        `Worker id "${this.options.workerId}" is in use by a live worker: give each worker its own id.`,
+      );
     }
     await client.query(
       `INSERT INTO ${SCHEMA}.workers (worker_id, models, tools) VALUES ($1, $2, $3)
@@ -64,7 +66,8 @@ export class WorkerLiveness {
     this.client = undefined;
     if (!client) return;
     try {
-      if (removeRow) await client.query(`DELETE FROM ${SCHEMA}.workers WHERE worker_id = $1`, [this.options.workerId]);
+      if (removeRow)
+        await client.query(`DELETE FROM ${SCHEMA}.workers WHERE worker_id = $1`, [this.options.workerId]);
       await client.end();
     } catch {
       // The database is gone: the lock went with the connection.

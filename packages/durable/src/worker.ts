@@ -72,23 +72,33 @@ let registered: ((spec: DurableRunSpec) => Promise<RunSummary>) | undefined;
 function checkPositive(name: string, value: number | undefined, integer = true): void {
   if (value === undefined) return;
   if (!(typeof value === 'number' && value > 0 && (!integer || Number.isInteger(value)))) {
-    throw new DurableUsageError(`startWorker: ${name} must be a positive ${integer ? 'integer' : 'number'}; got ${String(value)}.`);
+    throw new DurableUsageError(
+      `startWorker: ${name} must be a positive ${integer ? 'integer' : 'number'}; got ${String(value)}.`,
+    );
   }
 }
 
-function registry(options: WorkerOptions): { models: Map<string, ChatModel>; tools: Map<string, DurableTool> } {
+function registry(options: WorkerOptions): {
+  models: Map<string, ChatModel>;
+  tools: Map<string, DurableTool>;
+} {
   if (typeof options.databaseUrl !== 'string' || options.databaseUrl === '') {
-    throw new DurableUsageError('startWorker needs databaseUrl: the PostgreSQL URL shared by workers and clients.');
+    throw new DurableUsageError(
+      'startWorker needs databaseUrl: the PostgreSQL URL shared by workers and clients.',
+    );
   }
   const models = new Map(Object.entries(options.models ?? {}));
-  if (models.size === 0) throw new DurableUsageError('startWorker needs at least one model: models: { main: model }.');
+  if (models.size === 0)
+    throw new DurableUsageError('startWorker needs at least one model: models: { main: model }.');
   for (const [name, model] of models) {
-    if (typeof model?.stream !== 'function') throw new DurableUsageError(`startWorker: models.${name} is not a ChatModel.`);
+    if (typeof model?.stream !== 'function')
+      throw new DurableUsageError(`startWorker: models.${name} is not a ChatModel.`);
   }
   const tools = new Map<string, DurableTool>();
   for (const entry of options.tools ?? []) {
     const durable = toDurableTool(entry);
-    if (tools.has(durable.tool.name)) throw new DurableUsageError(`startWorker: two tools are named "${durable.tool.name}".`);
+    if (tools.has(durable.tool.name))
+      throw new DurableUsageError(`startWorker: two tools are named "${durable.tool.name}".`);
     tools.set(durable.tool.name, durable);
   }
   checkPositive('concurrency.perWorker', options.concurrency?.perWorker);
@@ -113,8 +123,11 @@ function registry(options: WorkerOptions): { models: Map<string, ChatModel>; too
  * });
  */
 export async function startWorker(options: WorkerOptions): Promise<DurableWorker> {
-  if (running) throw new DurableUsageError('A worker already runs in this process: DBOS allows one per process. Stop it first.');
   const { models, tools } = registry(options);
+  if (running)
+    throw new DurableUsageError(
+      'A worker already runs in this process: DBOS allows one per process. Stop it first.',
+    );
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = new Pool({ connectionString: options.databaseUrl, max: 8 });
   pool.on('error', () => undefined);
@@ -196,9 +209,11 @@ async function watchCancellations(env: WorkflowEnv): Promise<void> {
       if (!control) continue;
       control.cancel();
       for (const topic of control.waiting) {
-        await DBOS.send(status.workflowID, { approved: false, reason: 'The run was cancelled.' }, topic).catch(
-          () => undefined,
-        );
+        await DBOS.send(
+          status.workflowID,
+          { approved: false, reason: 'The run was cancelled.' },
+          topic,
+        ).catch(() => undefined);
       }
     }
   } catch {

@@ -7,32 +7,58 @@ import { finishEvent, assistantMessage } from '@rxagent/testing';
 import { Observable } from 'rxjs';
 
 /** A model that asks for `lines` append_line calls, one per turn, then answers. Each event after `latencyMs`. */
-export function planModel({ lines = 3, latencyMs = 0, chunks = 4, approvalEvery = 0, toolName = 'append_line' } = {}) {
+export function planModel({
+  lines = 3,
+  latencyMs = 0,
+  chunks = 4,
+  approvalEvery = 0,
+  toolName = 'append_line',
+  callLog,
+} = {}) {
   return {
     provider: 'scripted',
     modelId: 'plan-model',
     stream(request) {
       return new Observable((subscriber) => {
         const done = request.messages.filter((m) => m.role === 'tool').length;
-        const text = done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
-        const pieces = Array.from({ length: chunks }, (_, i) => text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks));
+        // Which call this is, by the run's prompt: what the tests count to see that no finished
+        // call is paid twice.
+        const first = request.messages.find((m) => m.role === 'user');
+        const prompt = typeof first?.content === 'string' ? first.content : '';
+        const log = (what) => callLog && appendFileSync(callLog, `${prompt}|${done}|${what}\n`);
+        log('started');
+        const text =
+          done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
+        const pieces = Array.from({ length: chunks }, (_, i) =>
+          text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks),
+        );
         const content = [{ type: 'text', text }];
         if (done < lines) {
           const args = { line: `line-${done + 1}` };
           const name = approvalEvery > 0 && (done + 1) % approvalEvery === 0 ? 'guarded_append' : toolName;
-          content.push({ type: 'tool-call', id: `call_${done + 1}`, name, args, argsText: JSON.stringify(args) });
+          content.push({
+            type: 'tool-call',
+            id: `call_${done + 1}`,
+            name,
+            args,
+            argsText: JSON.stringify(args),
+          });
         }
         const message = assistantMessage(content, done < lines ? 'tool-calls' : 'stop', {
           usage: { inputTokens: 100 + done, outputTokens: 10 },
           provider: 'scripted',
           model: 'plan-model',
         });
-        const events = [...pieces.map((t) => ({ type: 'text-delta', index: 0, text: t })), finishEvent(message)];
+        const events = [
+          ...pieces.map((t) => ({ type: 'text-delta', index: 0, text: t })),
+          finishEvent(message),
+        ];
         let i = 0;
         let timer;
         const next = () => {
           if (subscriber.closed) return;
           if (i < events.length) {
+            if (i === events.length - 1) log('finished');
             subscriber.next(events[i++]);
             timer = latencyMs > 0 ? setTimeout(next, latencyMs) : (next(), undefined);
           } else subscriber.complete();

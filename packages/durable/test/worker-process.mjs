@@ -6,7 +6,16 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { appendLineTool, planModel } from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
-const { databaseUrl, workerId, file, toolDelayMs = 0, latencyMs = 0, lines = 3, deadAfterMs = 600 } = settings;
+const {
+  databaseUrl,
+  workerId,
+  file,
+  toolDelayMs = 0,
+  latencyMs = 0,
+  lines = 3,
+  deadAfterMs = 600,
+} = settings;
+const callLog = `${file}.calls`;
 
 /** The same append, made idempotent with the call's key: a line already there is not written again. */
 const keyedAppend = durableTool(
@@ -15,7 +24,11 @@ const keyedAppend = durableTool(
     execute: async ({ line }, ctx) => {
       if (toolDelayMs > 0) await new Promise((r) => setTimeout(r, toolDelayMs));
       const key = idempotencyKey(ctx);
-      const seen = existsSync(file) && readFileSync(file, 'utf8').split('\n').some((l) => l.startsWith(`${key} `));
+      const seen =
+        existsSync(file) &&
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .some((l) => l.startsWith(`${key} `));
       if (!seen) appendFileSync(file, `${key} ${line}\n`);
       return `appended ${line}`;
     },
@@ -28,9 +41,9 @@ const worker = await startWorker({
   workerId,
   deadAfterMs,
   models: {
-    plan: planModel({ lines, latencyMs }),
-    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append' }),
-    'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append' }),
+    plan: planModel({ lines, latencyMs, callLog }),
+    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog }),
+    'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append', callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),

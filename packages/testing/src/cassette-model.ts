@@ -1,11 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import {
-  serializeError,
-  type ChatModel,
-  type ChatRequest,
-  type ModelEvent,
-  type SerializedError,
-} from '@rxagent/core';
+import { serializeError, type ChatModel, type ChatRequest, type ModelEvent } from '@rxagent/core';
 import { reviveProviderError } from '@rxagent/core/provider';
 import {
   asyncScheduler,

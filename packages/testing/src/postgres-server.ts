@@ -49,7 +49,7 @@ function findBinDir(): string {
     : [];
   if (versions[0]) return join(root, versions[0], 'bin');
   throw new Error(
-    'PostgreSQL is not installed: install Debian\'s server (apt-get install -y postgresql), which `pnpm test` ' +
+    "PostgreSQL is not installed: install Debian's server (apt-get install -y postgresql), which `pnpm test` " +
       'does by itself when it runs as root.',
   );
 }
@@ -137,7 +137,10 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       'max_connections=300',
     ]);
     let log = '';
-    const started = spawn(postgres, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    const started = spawn(postgres, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    });
     started.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
     child = started;
     for (let i = 0; i < 200; i++) {

@@ -82,6 +82,7 @@ describe('the public surface of @rxagent/core', () => {
       'MessageBuilder',
       'isRetryableStatus',
       'redactSecret',
+      'reviveProviderError',
       'secretFreeCause',
       'textToolNames',
     ]);
