@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { Agent } from '@rxagent/core';
 import { newAccessToken } from './access-token.js';
+import { durableRunAgent, type DashboardDurableRuns } from './durable-run-agent.js';
+import { HttpError } from './http-json.js';
 import { createRequestHandler } from './http-routes.js';
 import { dashboardPage } from './page.js';
 import type { ModelFactory } from './run-factory.js';
@@ -42,6 +44,12 @@ export interface DashboardOptions {
   title?: string;
   /** Where failures of the runs' listeners are reported (default `console.error`). */
   onError?: (error: unknown, context: string) => void;
+  /**
+   * A client of `@rxagent/durable` (`durableRuns({ databaseUrl })`): durable runs can then be
+   * shown by id (`attachDurable`, `POST /durable-runs`, the page's form), their approvals and
+   * _Abort_ reaching `approve` / `reject` / `cancel`. The dashboard does not close it.
+   */
+  durable?: DashboardDurableRuns;
 }
 
 /**
@@ -62,6 +70,11 @@ export interface Dashboard {
   addAgent(agent: DashboardAgent, label: string): string;
   /** Starts a run from the model factory (a scenario name may pick the script); returns its id. */
   startRun(prompt?: string, options?: { scenario?: string }): string;
+  /**
+   * Shows a durable run (needs the `durable` option), from its start, live; returns its card's
+   * id, the same one while that card stays. Rejects with `HttpError` 404 for an unknown run.
+   */
+  attachDurable(runId: string): Promise<string>;
   /** Aborts the runs it started, ends the event streams and stops the server. */
   close(): Promise<void>;
 }
@@ -111,6 +124,32 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     return id;
   };
 
+  const durableCards = new Map<string, string>();
+  registry.updates$.subscribe((update) => {
+    if (update.type !== 'removed') return;
+    for (const [runId, id] of durableCards) if (id === update.id) durableCards.delete(runId);
+  });
+  const attachDurable = async (runId: string): Promise<string> => {
+    const durable = options.durable;
+    if (!durable) throw new HttpError(404, 'This dashboard has no durable runs: pass the `durable` option.');
+    const known = durableCards.get(runId);
+    if (known !== undefined) return known;
+    let status: string | undefined;
+    try {
+      status = await durable.status(runId);
+    } catch (error) {
+      throw new HttpError(503, `Could not look up durable run "${runId}": ${(error as Error).message}`);
+    }
+    if (status === undefined)
+      throw new HttpError(404, `No durable run "${runId}": use the id startRun returned.`);
+    // Another request may have attached it while the status was read.
+    const raced = durableCards.get(runId);
+    if (raced !== undefined) return raced;
+    const id = registry.add(durableRunAgent(durable, runId), `durable ${runId}`);
+    durableCards.set(runId, id);
+    return id;
+  };
+
   const server = createServer(
     createRequestHandler({
       registry,
@@ -124,6 +163,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       accessToken: token,
       maxClients: options.maxClients,
       timelines,
+      ...(options.durable ? { attachDurable } : {}),
     }),
   );
   const port = await listen(server, options.port ?? 0, host);
@@ -139,9 +179,11 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     timelines,
     addAgent: (agent, label) => registry.add(agent, label),
     startRun,
+    attachDurable,
     close: () => {
       closing ??= (async () => {
-        for (const entry of registry.entries()) if (entry.owned) entry.agent.abort();
+        // Owned runs are in-process Agents: their abort is synchronous and cannot fail.
+        for (const entry of registry.entries()) if (entry.owned) void entry.agent.abort();
         timelines.close();
         registry.close();
         for (const channel of channels) channel.close();

@@ -231,6 +231,7 @@ describe('http routes', () => {
       events: [],
       scenarios: ['research', 'change', 'chat', 'long'],
       source: 'scripted',
+      durable: false,
     });
     const id = dashboard.startRun(undefined, { scenario: 'chat' });
     await readUntil(`"phase":"done"`);

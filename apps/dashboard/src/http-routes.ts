@@ -9,6 +9,7 @@ import { setSecurityHeaders } from './security-headers.js';
 import { SseChannel, type SseChannelOptions } from './sse-channel.js';
 import { timelineRoute } from './timeline-routes.js';
 import type { TimelineStore } from './timeline-store.js';
+import { RunControlError } from './watched-run.js';
 
 /**
  * What the routes work with.
@@ -40,6 +41,11 @@ export interface RouteContext {
   maxClients?: number;
   /** The runs' timelines (`GET /runs/:id/timeline`). */
   timelines?: TimelineStore;
+  /**
+   * Shows a durable run by its id (`POST /durable-runs {runId}`); returns its card's id. Set
+   * only when the dashboard has a durable runs client.
+   */
+  attachDurable?(runId: string): Promise<string>;
 }
 
 /**
@@ -53,6 +59,8 @@ export interface DashboardSnapshot {
   events: ReturnType<RunRegistry['recentEvents']>;
   scenarios: readonly string[];
   source: string;
+  /** True when durable runs can be attached by id (`POST /durable-runs`). */
+  durable: boolean;
 }
 
 /**
@@ -61,7 +69,8 @@ export interface DashboardSnapshot {
  * `removed` updates) · `GET /page.js`, `GET /page.css` · `GET /runs` the snapshots as JSON ·
  * `POST /runs {prompt?, scenario?}` → 201 `{id}` · `DELETE /runs/:id` (409 while it runs) ·
  * `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
- * {approved, reason?}` (409 when that call is not waiting). Errors are JSON `{error}`.
+ * {approved, reason?}` (409 when that call is not waiting) · `POST /durable-runs {runId}` →
+ * 201 `{id}` (a durable run's card; with `attachDurable`). Errors are JSON `{error}`.
  *
  * @example
  * const server = http.createServer(createRequestHandler({ registry, startRun, page: dashboardPage(), scenarios: [], source: 'scripted', sse: {}, channels: new Set() }));
@@ -122,6 +131,7 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
     return openEvents(ctx, res);
   }
   if (timelineRoute(ctx.timelines, path, method, res)) return;
+  if (first === 'durable-runs' && path.length === 1) return attachDurable(ctx, req, res, method);
   if (first !== 'runs' || rest.length > 0) throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
   if (id === undefined) {
     if (method === 'GET') return sendJson(res, 200, { runs: ctx.registry.snapshots() });
@@ -148,7 +158,7 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
     expectMethod(method, 'POST');
     await readJsonBody(req);
     const wasRunning = !isTerminal(entry.agent.state$.value.phase);
-    entry.agent.abort();
+    await reach(id, 'cancel', async () => entry.agent.abort());
     return sendJson(res, 200, { ok: true, wasRunning });
   }
   if (action === 'approvals' && toolCallId !== undefined) {
@@ -158,7 +168,9 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
       throw new HttpError(400, 'Send {"approved": true}, or {"approved": false, "reason": "why"}.');
     }
     const reason = optionalString(body, 'reason');
-    const decided = body.approved ? entry.agent.approve(toolCallId) : entry.agent.reject(toolCallId, reason);
+    const decided = await reach(id, 'decide', async () =>
+      body.approved ? entry.agent.approve(toolCallId) : entry.agent.reject(toolCallId, reason),
+    );
     if (!decided) {
       throw new HttpError(
         409,
@@ -170,6 +182,39 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
   throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
 }
 
+/**
+ * Runs a button's action on a run. A run watched from elsewhere may refuse it (409) or not be
+ * reachable (503): the page says so, and an approval stays undecided here (fail closed), so
+ * it can be tried again.
+ */
+async function reach<T>(id: string, what: string, act: () => Promise<T>): Promise<T> {
+  try {
+    return await act();
+  } catch (error) {
+    if (RunControlError.isInstance(error)) throw new HttpError(409, error.message);
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HttpError(503, `Could not ${what} ${id}: ${detail} Try again.`);
+  }
+}
+
+async function attachDurable(
+  ctx: RouteContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+): Promise<void> {
+  expectMethod(method, 'POST');
+  if (!ctx.attachDurable) {
+    throw new HttpError(404, 'This dashboard has no durable runs: start it with --durable <databaseUrl>.');
+  }
+  const body = await readJsonBody(req);
+  const runId = optionalString(body, 'runId')?.trim();
+  if (!runId || runId.length > 200) {
+    throw new HttpError(400, 'Send {"runId": "…"}: the id startRun returned (at most 200 characters).');
+  }
+  return sendJson(res, 201, { id: await ctx.attachDurable(runId) });
+}
+
 function openEvents(ctx: RouteContext, res: ServerResponse): void {
   const channel = new SseChannel(res, ctx.sse);
   ctx.channels.add(channel);
@@ -178,6 +223,7 @@ function openEvents(ctx: RouteContext, res: ServerResponse): void {
     events: ctx.registry.recentEvents(),
     scenarios: ctx.scenarios,
     source: ctx.source,
+    durable: ctx.attachDurable !== undefined,
   };
   channel.send('snapshot', snapshot);
   const subscription = ctx.registry.updates$.subscribe({

@@ -200,7 +200,16 @@ ${CONTEXT_GAUGE_SCRIPT}
     post('/runs', body).then(function (ok) { if (ok) prompt.value = ''; });
   });
 
+  var attachForm = document.getElementById('attach-durable');
+  attachForm.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var input = document.getElementById('durable-run-id');
+    var runId = input.value.trim();
+    if (runId) post('/durable-runs', { runId: runId }).then(function (ok) { if (ok) input.value = ''; });
+  });
+
   function reset(data) {
+    attachForm.hidden = !data.durable;
     document.getElementById('source').textContent = data.source ? 'runs: ' + data.source : '';
     var keep = scenarioSelect.value;
     scenarioSelect.replaceChildren(el('option', '', 'any scenario'));

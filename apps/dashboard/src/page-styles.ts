@@ -26,6 +26,9 @@ h1 { margin: 0; font-size: 17px; }
 body[data-connection="open"] .conn::before { background: var(--done); }
 #new-run { margin-left: auto; display: flex; gap: 8px; }
 #new-run input { width: 300px; }
+#attach-durable { display: flex; gap: 8px; }
+#attach-durable[hidden] { display: none; }
+#attach-durable input { width: 220px; }
 input, select, button { font: inherit; color: var(--text); background: var(--inset);
   border: 1px solid var(--border); border-radius: 6px; padding: 4px 9px; }
 button { cursor: pointer; background: #21262d; }

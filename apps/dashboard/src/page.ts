@@ -27,6 +27,10 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
     <input id="prompt" placeholder="prompt (optional)" aria-label="prompt">
     <button class="start" type="submit" data-action-global="start">Start run</button>
   </form>
+  <form id="attach-durable" hidden>
+    <input id="durable-run-id" placeholder="durable run id" aria-label="durable run id" maxlength="200">
+    <button class="attach" type="submit">Show durable run</button>
+  </form>
 </header>
 <div id="notice" role="status"></div>
 <main id="runs"><div class="empty" id="empty">No runs yet: start one above.</div></main>

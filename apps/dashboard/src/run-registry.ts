@@ -1,16 +1,26 @@
 import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import type { Agent, AgentState } from '@rxagent/core';
+import type { AgentEvent, AgentState, StateObservable } from '@rxagent/core';
 import { describeEvent, type RunEventView } from './run-event-view.js';
 import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
 import { SubrunTracker } from './subrun-view.js';
+import { watchedRunAgent, type RunControls } from './watched-run.js';
 
 /**
- * What the dashboard needs of an agent: an `Agent` fits.
+ * What the dashboard needs of an agent: an `Agent` fits, and so does a run watched from
+ * elsewhere (`durableRunAgent(runs, id)`), whose decisions are asynchronous. `approve` /
+ * `reject` answer `false` when that call is not waiting; a rejected promise means the decision
+ * did not reach the run.
  *
  * @example
  * const agent: DashboardAgent = new Agent({ model });
  */
-export type DashboardAgent = Pick<Agent, 'state$' | 'events$' | 'approve' | 'reject' | 'abort'>;
+export interface DashboardAgent {
+  readonly state$: StateObservable<AgentState>;
+  readonly events$: Observable<AgentEvent>;
+  approve(toolCallId: string): boolean | Promise<boolean>;
+  reject(toolCallId: string, reason?: string): boolean | Promise<boolean>;
+  abort(): void | Promise<void>;
+}
 
 /**
  * What the registry pushes: a run's new snapshot, a line of its event log, or its removal.
@@ -106,18 +116,33 @@ export class RunRegistry {
     this.slots.set(id, slot);
     slot.subscriptions.push(
       agent.state$.subscribe((state) => this.onState(slot, state)),
-      agent.events$.subscribe((event) => {
-        // The state was folded before this event reached us: push the nested views with it.
-        if (slot.subruns.see(event)) this.onState(slot, slot.latest);
-        const text = describeEvent(event);
-        if (text === undefined) return;
-        const view: RunEventView = { runId: id, type: event.type, text, at: this.scheduler.now() };
-        slot.events.push(view);
-        if (slot.events.length > this.eventHistory) slot.events.shift();
-        this.updates.next({ type: 'event', event: view });
+      agent.events$.subscribe({
+        next: (event) => {
+          // The state was folded before this event reached us: push the nested views with it.
+          if (slot.subruns.see(event)) this.onState(slot, slot.latest);
+          const text = describeEvent(event);
+          if (text === undefined) return;
+          const view: RunEventView = { runId: id, type: event.type, text, at: this.scheduler.now() };
+          slot.events.push(view);
+          if (slot.events.length > this.eventHistory) slot.events.shift();
+          this.updates.next({ type: 'event', event: view });
+        },
+        // A watched run (e.g. a durable one) may end its stream with the run's error: the state
+        // shows it (phase `error`), so there is nothing more to do here.
+        error: () => undefined,
       }),
     );
     return id;
+  }
+
+  /**
+   * Registers a run that executes elsewhere, from its event stream (e.g. `runs.watchRun(id)`
+   * of `@rxagent/durable`, or events relayed from another process): its state is folded here
+   * with `withState`. `controls` say how its buttons reach it; without them its approvals
+   * cannot be decided from the page (409) and it cannot be aborted from it.
+   */
+  watch(events$: Observable<AgentEvent>, label: string, controls: RunControls = {}): string {
+    return this.add(watchedRunAgent(events$, controls), label);
   }
 
   /** The run with this id. */

@@ -33,9 +33,11 @@ export class TimelineStore {
         const entry = registry.get(run.id);
         if (!entry) return;
         const timeline = new RunTimeline(options.prices ? { prices: options.prices } : {});
-        const subscription = entry.agent.events$.subscribe((event) =>
-          timeline.see(event, this.scheduler.now()),
-        );
+        const subscription = entry.agent.events$.subscribe({
+          next: (event) => timeline.see(event, this.scheduler.now()),
+          // A watched run's stream may end with its error; the card turning terminal closes the rows.
+          error: () => undefined,
+        });
         this.timelines.set(run.id, { timeline, subscription });
       } else if (run.terminal) {
         known.timeline.stop(this.scheduler.now(), run.error ?? run.phase);

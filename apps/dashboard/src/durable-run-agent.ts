@@ -1,0 +1,43 @@
+import { catchError, EMPTY, throwError } from 'rxjs';
+import type { DurableRuns } from '@rxagent/durable';
+import type { DashboardAgent } from './run-registry.js';
+import { watchedRunAgent } from './watched-run.js';
+
+/**
+ * What the dashboard needs of `@rxagent/durable`'s client (`durableRuns(…)` fits): watch a
+ * run's events, look it up, decide its approvals, cancel it. Only the type is imported, so a dashboard
+ * without durable runs never loads DBOS.
+ *
+ * @example
+ * const durable: DashboardDurableRuns = await durableRuns({ databaseUrl });
+ */
+export type DashboardDurableRuns = Pick<DurableRuns, 'watchRun' | 'status' | 'approve' | 'reject' | 'cancel'>;
+
+/**
+ * A durable run (executing in any worker process) as a dashboard agent: its state is
+ * `withState(runs.watchRun(runId))`, so the card shows what an in-process run's shows, from
+ * the run's start even when attached late. _Approve_ / _Reject_ reach `runs.approve` /
+ * `runs.reject` (only for a call shown waiting; a failed call rejects, so the page reports it
+ * and the call still waits), _Abort_ is `runs.cancel`.
+ *
+ * @example
+ * const id = registry.add(durableRunAgent(runs, 'ticket-1234'), 'durable ticket-1234');
+ */
+export function durableRunAgent(runs: DashboardDurableRuns, runId: string): DashboardAgent {
+  // A run cancelled while it waited (or before it started) may end without an agent-end: the
+  // watch then fails with DurableRunEndedError(CANCELLED). It was cancelled, not broken: ending
+  // the stream there folds to `cancelled`. (By name: the class would load DBOS here.)
+  const events$ = runs
+    .watchRun(runId)
+    .pipe(catchError((error: unknown) => (isCancelledEnd(error) ? EMPTY : throwError(() => error))));
+  return watchedRunAgent(events$, {
+    approve: (toolCallId) => runs.approve(runId, toolCallId),
+    reject: (toolCallId, reason) => runs.reject(runId, toolCallId, reason),
+    cancel: () => runs.cancel(runId),
+  });
+}
+
+function isCancelledEnd(error: unknown): boolean {
+  const { name, status } = (error ?? {}) as { name?: unknown; status?: unknown };
+  return name === 'DurableRunEndedError' && status === 'CANCELLED';
+}
