@@ -1,30 +1,16 @@
-import { DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { DurableRuns } from '@rxagent/durable';
 import type { DurableRunListing } from './durable-follow.js';
 
 /**
- * Lists durable runs from the workers' database: the newest `rxagent-run` workflows of the
- * `rxagent` DBOS application (how `@rxagent/durable` names them). Loaded by `main.ts` only
- * with `--durable`, so DBOS stays out of every other dashboard.
+ * Lists durable runs from the workers' database, newest first (`DurableRuns.listRuns`).
  *
  * @example
- * const lister = await durableRunLister(databaseUrl);
+ * const lister = durableRunLister(runs);
  * console.log(await lister.list()); // [{ runId: 'ticket-1234', status: 'PENDING', createdAt: … }]
- * await lister.close();
  */
-export async function durableRunLister(
-  databaseUrl: string,
+export function durableRunLister(
+  runs: Pick<DurableRuns, 'listRuns'>,
   options: { limit?: number } = {},
-): Promise<{ list(): Promise<DurableRunListing[]>; close(): Promise<void> }> {
-  const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, applicationName: 'rxagent' });
-  return {
-    list: async () =>
-      (
-        await client.listWorkflows({
-          workflowName: 'rxagent-run',
-          sortDesc: true,
-          limit: options.limit ?? 50,
-        })
-      ).map((w) => ({ runId: w.workflowID, status: String(w.status), createdAt: Number(w.createdAt) })),
-    close: () => client.destroy(),
-  };
+): { list(): Promise<DurableRunListing[]> } {
+  return { list: () => runs.listRuns({ limit: options.limit ?? 50 }) };
 }

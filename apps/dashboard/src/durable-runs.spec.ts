@@ -228,7 +228,7 @@ describe('durable runs in the dashboard', () => {
   });
 
   it('follows durable runs: each new or active run gets a card once, older finished ones do not', async () => {
-    const lister = await durableRunLister(pg.url);
+    const lister = durableRunLister(runs);
     const before = new Set(dashboard.registry.entries().map((e) => e.id));
     const finished = await runs.startRun({
       runId: 'finished-before',
@@ -276,7 +276,6 @@ describe('durable runs in the dashboard', () => {
     } finally {
       following.unsubscribe();
       await runs.cancel(waiting);
-      await lister.close();
     }
   });
 });

@@ -96,14 +96,11 @@ async function connectDurable(databaseUrl: string): Promise<{
     import('./durable-run-list.js'),
   ]);
   const runs = await durableRuns({ databaseUrl });
-  const lister = await durableRunLister(databaseUrl);
+  const lister = durableRunLister(runs);
   return {
     runs,
     list: () => lister.list(),
-    close: async () => {
-      await lister.close();
-      await runs.close();
-    },
+    close: () => runs.close(),
   };
 }
 

@@ -176,6 +176,23 @@ describe('watchRun', () => {
     expect(result.text).toBe('Done: 2 lines.');
   });
 
+  it('lists runs newest first, with their status', async () => {
+    const first = await runs.startRun({ model: 'plan', tools: ['note'], prompt: 'Note two lines (list 1).' });
+    await runs.runResult(first);
+    const second = await runs.startRun({
+      model: 'plan',
+      tools: ['note'],
+      prompt: 'Note two lines (list 2).',
+    });
+    await runs.runResult(second);
+    // A workflow ends just after its last event is logged.
+    await waitFor(() => worker.activeRuns().length === 0, 5000, 'both workflows to end');
+    const listed = await runs.listRuns({ limit: 2 });
+    expect(listed.map((r) => r.runId)).toEqual([second, first]);
+    expect(listed.map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(listed[0]?.createdAt).toBeGreaterThanOrEqual(listed[1]?.createdAt ?? Infinity);
+  });
+
   it('fails a watcher of a run that failed with the typed error it failed with', async () => {
     const id = await runs.startRun({ model: 'broken', prompt: 'Hi (broken).', maxRetries: 0 });
     const error = await lastValueFrom(runs.watchRun(id)).catch((e: unknown) => e);

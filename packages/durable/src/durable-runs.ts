@@ -60,11 +60,27 @@ export interface DurableRuns {
   cancel(runId: string): Promise<void>;
   /** The workflow's status (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`…), or undefined. */
   status(runId: string): Promise<string | undefined>;
+  /** The newest runs first (default 50), with their status and creation time. */
+  listRuns(options?: { limit?: number }): Promise<DurableRunInfo[]>;
   close(): Promise<void>;
 }
 
 /** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
 const CANCEL_GRACE_MS = 5000;
+
+/**
+ * One durable run as `listRuns` gives it.
+ *
+ * @example
+ * const info: DurableRunInfo = { runId: 'ticket-1234', status: 'PENDING', createdAt: 1764090000000 };
+ */
+export interface DurableRunInfo {
+  runId: string;
+  /** The workflow's status: `ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`… */
+  status: string;
+  /** Epoch ms. */
+  createdAt: number;
+}
 
 const TERMINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
@@ -247,6 +263,16 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       decide(runId, toolCallId, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
     cancel: (runId) => bounded('cancel', () => dbos.cancelWorkflow(runId)),
     status,
+    listRuns: (listOptions = {}) =>
+      bounded('listRuns', async () =>
+        (
+          await dbos.listWorkflows({
+            workflowName: RUN_WORKFLOW,
+            sortDesc: true,
+            limit: listOptions.limit ?? 50,
+          })
+        ).map((w) => ({ runId: w.workflowID, status: String(w.status), createdAt: Number(w.createdAt) })),
+      ),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,7 +1,7 @@
 export { startWorker } from './worker.js';
 export type { DurableWorker, WorkerOptions } from './worker.js';
 export { durableRuns } from './durable-runs.js';
-export type { DurableRuns, DurableRunsOptions } from './durable-runs.js';
+export type { DurableRunInfo, DurableRuns, DurableRunsOptions } from './durable-runs.js';
 export type { DurableRunSpec } from './run-spec.js';
 export { durableTool, idempotencyKey } from './durable-tool.js';
 export type { DurableTool, ToolDurability } from './durable-tool.js';
