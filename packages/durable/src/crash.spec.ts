@@ -1,13 +1,8 @@
-import { durableRuns, INTERRUPTED_TEXT, type DurableRuns, type DurableRunSpec } from '@rxagent/durable';
-import { startPostgres, type PostgresServer } from '@rxagent/testing';
+import { INTERRUPTED_TEXT, type DurableRunSpec } from '@rxagent/durable';
 import type { AgentEvent, RunResult } from '@rxagent/core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   appendedLines,
-  ensureBuilt,
-  spawnWorker,
+  durableTestbed,
   stableEvents,
   waitFor,
   withoutTimes,
@@ -21,35 +16,12 @@ import {
 
 jest.setTimeout(120_000);
 
-let pg: PostgresServer;
-let runs: DurableRuns;
-let dir: string;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  pg = await startPostgres();
-  dir = mkdtempSync(join(tmpdir(), 'rxagent-durable-'));
-  runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
-});
+const bed = durableTestbed({ pollIntervalMs: 50 });
 
 // Each scenario has its own workers: a survivor of the last one must not take the next run.
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-});
+afterEach(() => bed.stopWorkers());
 
-afterAll(async () => {
-  await runs?.close();
-  await pg?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function worker(id: string, extra: Partial<WorkerSettings>): Promise<WorkerProcess> {
-  const w = spawnWorker({ databaseUrl: pg.url, workerId: id, file: join(dir, 'lines.txt'), ...extra });
-  workers.push(w);
-  await w.ready;
-  return w;
-}
+const worker = (id: string, extra: Partial<WorkerSettings>) => bed.worker(id, extra);
 
 /** Runs `spec` as `runId`, collecting its events; `onEvent` may act on them (approve, kill). */
 async function run(
@@ -57,10 +29,10 @@ async function run(
   runId: string,
   onEvent: (event: AgentEvent, id: string) => void = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
-  const id = await runs.startRun({ ...spec, runId, prompt: promptOf(runId) });
+  const id = await bed.runs.startRun({ ...spec, runId, prompt: promptOf(runId) });
   const events: AgentEvent[] = [];
   await new Promise<void>((resolve, reject) =>
-    runs.watchRun(id).subscribe({
+    bed.runs.watchRun(id).subscribe({
       next: (e) => {
         events.push(e);
         onEvent(e, id);
@@ -69,7 +41,7 @@ async function run(
       complete: resolve,
     }),
   );
-  return { events, result: await runs.runResult(id) };
+  return { events, result: await bed.runs.runResult(id) };
 }
 
 /** Each run's prompt names it, so the model's call log tells runs apart. */
@@ -78,7 +50,7 @@ const promptOf = (runId: string) => `Append the lines (${runId}).`;
 /** How often the model was called, and finished, for each step of a run (by tool results so far). */
 function modelCalls(runId: string): Record<string, { started: number; finished: number }> {
   const calls: Record<string, { started: number; finished: number }> = {};
-  for (const line of appendedLines(join(dir, 'lines.txt.calls'))) {
+  for (const line of appendedLines(`${bed.file}.calls`)) {
     const [prompt, done, what] = line.split('|');
     if (prompt !== promptOf(runId) || done === undefined) continue;
     const entry = (calls[`step ${Number(done) + 1}`] ??= { started: 0, finished: 0 });
@@ -91,7 +63,7 @@ function modelCalls(runId: string): Record<string, { started: number; finished: 
 const once = { started: 1, finished: 1 };
 
 const linesOf = (runId: string) =>
-  appendedLines(join(dir, 'lines.txt')).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
+  appendedLines(bed.file).filter((l) => l.startsWith(`${runId}:`) || l.startsWith(`${runId} `));
 
 function callCounts(runId: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -195,7 +167,7 @@ it('keeps an approval waiting across a crash; a decision from another process re
   const a = await worker('approval-a', {});
   const spec: DurableRunSpec = { model: 'plan-approval', tools: ['keyed_append', 'guarded_append'] };
   const reference = await run(spec, 'approval-ref', (e, id) => {
-    if (e.type === 'approval-request') void runs.approve(id, e.toolCallId);
+    if (e.type === 'approval-request') void bed.runs.approve(id, e.toolCallId);
   });
   let killed: Promise<void> | undefined;
   const crashed = await run(spec, 'approval-crash', (e, id) => {
@@ -203,7 +175,7 @@ it('keeps an approval waiting across a crash; a decision from another process re
       killed = (async () => {
         await worker('approval-b', {});
         await a.crash();
-        await runs.approve(id, e.toolCallId);
+        await bed.runs.approve(id, e.toolCallId);
       })();
     }
   });

@@ -185,9 +185,12 @@ describe('watchRun', () => {
       prompt: 'Note two lines (list 2).',
     });
     await runs.runResult(second);
-    // A workflow ends just after its last event is logged.
-    await waitFor(() => worker.activeRuns().length === 0, 5000, 'both workflows to end');
-    const listed = await runs.listRuns({ limit: 2 });
+    // A workflow ends just after its last event is logged, and DBOS records it just after.
+    let listed = await runs.listRuns({ limit: 2 });
+    for (let i = 0; i < 100 && listed.some((r) => r.status !== 'SUCCESS'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await runs.listRuns({ limit: 2 });
+    }
     expect(listed.map((r) => r.runId)).toEqual([second, first]);
     expect(listed.map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS']);
     expect(listed[0]?.createdAt).toBeGreaterThanOrEqual(listed[1]?.createdAt ?? Infinity);

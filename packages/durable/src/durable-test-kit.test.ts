@@ -1,9 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AgentEvent, AgentMessage } from '@rxagent/core';
+import { durableRuns, type DurableRuns } from '@rxagent/durable';
+import { startPostgres, type PostgresServer } from '@rxagent/testing';
 
 // Shared by the durable specs: workers in child processes (what crash tests need), and ways
 // to compare runs.
@@ -121,4 +124,66 @@ export async function waitFor(predicate: () => boolean, timeoutMs: number, what:
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** What the durable specs share: PostgreSQL, a client, a folder for side effects, workers. */
+export interface DurableTestbed {
+  readonly pg: PostgresServer;
+  readonly runs: DurableRuns;
+  /** The file the workers' tools append to (`<file>.calls` logs model calls). */
+  readonly file: string;
+  /** Starts a worker process on this testbed and waits until it takes runs. */
+  worker(workerId: string, extra?: Partial<WorkerSettings>): Promise<WorkerProcess>;
+  /** Stops every worker started so far. */
+  stopWorkers(): Promise<void>;
+}
+
+/**
+ * Registers `beforeAll` / `afterAll` hooks that build the package, start PostgreSQL and a
+ * client, and stop them all (workers included) after the file's tests.
+ */
+export function durableTestbed(
+  options: { pollIntervalMs?: number; timeoutMs?: number } = {},
+): DurableTestbed {
+  let pg: PostgresServer | undefined;
+  let runs: DurableRuns | undefined;
+  let dir = '';
+  const workers: WorkerProcess[] = [];
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The testbed's ${what} is not started: use it inside a test.`);
+    return value;
+  };
+  const bed: DurableTestbed = {
+    get pg() {
+      return ready(pg, 'PostgreSQL');
+    },
+    get runs() {
+      return ready(runs, 'client');
+    },
+    get file() {
+      return join(dir, 'lines.txt');
+    },
+    async worker(workerId, extra = {}) {
+      const w = spawnWorker({ databaseUrl: bed.pg.url, workerId, file: bed.file, ...extra });
+      workers.push(w);
+      await w.ready;
+      return w;
+    },
+    async stopWorkers() {
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+    },
+  };
+  beforeAll(async () => {
+    ensureBuilt();
+    pg = await startPostgres();
+    dir = mkdtempSync(join(tmpdir(), 'rxagent-durable-'));
+    runs = await durableRuns({ databaseUrl: pg.url, ...options });
+  });
+  afterAll(async () => {
+    await runs?.close();
+    await bed.stopWorkers();
+    await pg?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return bed;
 }

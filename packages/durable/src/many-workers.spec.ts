@@ -1,34 +1,12 @@
-import { durableRuns, type DurableRuns } from '@rxagent/durable';
-import { startPostgres, type PostgresServer } from '@rxagent/testing';
 import type { RunResult } from '@rxagent/core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { appendedLines, ensureBuilt, spawnWorker, type WorkerProcess } from './durable-test-kit.test.js';
+import { appendedLines, durableTestbed, type WorkerProcess } from './durable-test-kit.test.js';
 
 // 100 runs over 3 worker processes while workers are killed with SIGKILL at random moments (a
 // seeded random, so a failure can be replayed) and replaced by new ones.
 
 jest.setTimeout(180_000);
 
-let pg: PostgresServer;
-let runs: DurableRuns;
-let dir: string;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  pg = await startPostgres();
-  dir = mkdtempSync(join(tmpdir(), 'rxagent-durable-many-'));
-  runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 200 });
-});
-
-afterAll(async () => {
-  await runs?.close();
-  await Promise.all(workers.map((w) => w.stop()));
-  await pg?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const bed = durableTestbed({ pollIntervalMs: 200 });
 
 /** A small seeded generator (mulberry32). */
 function seeded(seed: number): () => number {
@@ -42,26 +20,12 @@ function seeded(seed: number): () => number {
 }
 
 it('completes 100 runs over 3 workers with random kills: no run lost, no tool effect twice', async () => {
-  const file = join(dir, 'lines.txt');
   let next = 0;
-  const start = async () => {
-    const w = spawnWorker({
-      databaseUrl: pg.url,
-      workerId: `many-${next++}`,
-      file,
-      lines: 2,
-      latencyMs: 5,
-      toolDelayMs: 30,
-      perWorker: 6,
-    });
-    workers.push(w);
-    await w.ready;
-    return w;
-  };
+  const start = () => bed.worker(`many-${next++}`, { lines: 2, latencyMs: 5, toolDelayMs: 30, perWorker: 6 });
   let alive: WorkerProcess[] = await Promise.all([start(), start(), start()]);
   const ids = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
-      runs.startRun({
+      bed.runs.startRun({
         runId: `many-${i}`,
         model: 'plan-keyed',
         tools: ['keyed_append'],
@@ -70,7 +34,7 @@ it('completes 100 runs over 3 workers with random kills: no run lost, no tool ef
     ),
   );
   let settled = false;
-  const results = Promise.all(ids.map((id) => runs.runResult(id))).finally(() => (settled = true));
+  const results = Promise.all(ids.map((id) => bed.runs.runResult(id))).finally(() => (settled = true));
   const random = seeded(19);
   let kills = 0;
   while (!settled && kills < 6) {
@@ -90,7 +54,7 @@ it('completes 100 runs over 3 workers with random kills: no run lost, no tool ef
   expect(done).toHaveLength(100);
   expect(done.map((r) => r.reason)).toEqual(Array.from({ length: 100 }, () => 'completed'));
   // Every call's line exactly once: the tool is idempotent by its key, and every call ran.
-  const lines = appendedLines(file);
+  const lines = appendedLines(bed.file);
   const keys = lines.map((l) => l.split(' ')[0]);
   expect(new Set(keys).size).toBe(keys.length);
   expect(keys.sort()).toEqual(ids.flatMap((id) => [`${id}:call_1`, `${id}:call_2`]).sort());

@@ -139,6 +139,9 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
   let launched = false;
   const stop = async (removeRow: boolean): Promise<void> => {
     if (cancelTimer) clearInterval(cancelTimer);
+    // Runs in flight stay pending in PostgreSQL for a worker to resume: dropped here without a
+    // trace (no abort, no error in their logs).
+    for (const control of env.active.values()) control.fence();
     await liveness?.stop(removeRow);
     if (launched) await DBOS.shutdown();
     await pool.end().catch(() => undefined);
