@@ -1,15 +1,16 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import { toResult, type AgentEvent, type RunResult, type SerializedError } from '@rxagent/core';
-import { reviveProviderError } from '@rxagent/core/provider';
+import { toResult, type AgentEvent, type RunResult } from '@rxagent/core';
 import { randomUUID } from 'node:crypto';
-import { Client, Pool } from 'pg';
-import { lastValueFrom, Observable } from 'rxjs';
+import { Pool } from 'pg';
+import { lastValueFrom, type Observable } from 'rxjs';
+import { boundedCalls } from './bounded-call.js';
 import { approvalTopic, type ApprovalMessage } from './durable-approver.js';
-import { DurableRunEndedError, DurableUnavailableError, DurableUsageError } from './durable-errors.js';
-import { readLog, type LogBody } from './event-log.js';
+import { DurableUsageError } from './durable-errors.js';
+import { EventListener } from './event-listener.js';
+import { watchLog } from './watch-log.js';
 import { RUN_WORKFLOW } from './run-workflow.js';
 import { checkRunSpec, type DurableRunSpec } from './run-spec.js';
-import { ensureSchema, EVENTS_CHANNEL, SCHEMA } from './schema.js';
+import { ensureSchema, SCHEMA } from './schema.js';
 import { APP_NAME, RUN_QUEUE } from './worker.js';
 
 /**
@@ -65,9 +66,6 @@ export interface DurableRuns {
   close(): Promise<void>;
 }
 
-/** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
-const CANCEL_GRACE_MS = 5000;
-
 /**
  * One durable run as `listRuns` gives it.
  *
@@ -81,8 +79,6 @@ export interface DurableRunInfo {
   /** Epoch ms. */
   createdAt: number;
 }
-
-const TERMINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
 /**
  * Opens a client of durable runs on the workers' database. Any number of processes may hold
@@ -112,37 +108,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   pool.on('error', () => undefined);
   let closed = false;
 
-  const bounded = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
-    if (closed) throw new DurableUsageError(`${what}: this client was closed.`);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new DurableUnavailableError(
-              `${what}: PostgreSQL did not answer within ${timeoutMs} ms. Nothing was lost; retry ` +
-                '(startRun with the same runId is idempotent).',
-            ),
-          ),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([work(), timeout]);
-    } catch (error) {
-      if (DurableUnavailableError.isInstance(error) || (error as Error)?.name?.startsWith('Durable'))
-        throw error;
-      if (isConnectionError(error)) {
-        throw new DurableUnavailableError(
-          `${what}: PostgreSQL is unreachable (${(error as Error).message}). Nothing was lost; retry when it is back.`,
-          { cause: error },
-        );
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const bounded = boundedCalls(timeoutMs, () => closed);
 
   await bounded('durableRuns', () => ensureSchema(pool));
   const dbos = await bounded('durableRuns', () =>
@@ -160,83 +126,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const status = (runId: string) => bounded('status', async () => (await dbos.getWorkflow(runId))?.status);
 
   const watchRun = (runId: string): Observable<AgentEvent> =>
-    new Observable<AgentEvent>((subscriber) => {
-      let after = 0;
-      let stopped = false;
-      let wake: (() => void) | undefined;
-      const unlisten = listener.on(runId, () => wake?.());
-      const sleep = () =>
-        new Promise<void>((resolve) => {
-          listener.reconnect();
-          const timer = setTimeout(resolve, pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      const emit = (body: LogBody): boolean => {
-        if (body.type === 'run-error') {
-          subscriber.error(reviveRunError(body.error));
-          return true;
-        }
-        subscriber.next(body);
-        if (body.type === 'agent-end') {
-          subscriber.complete();
-          return true;
-        }
-        return false;
-      };
-      void (async () => {
-        let idle = 0;
-        let endedSince: number | undefined;
-        while (!stopped) {
-          let rows;
-          try {
-            rows = await readLog(pool, runId, after);
-          } catch {
-            await sleep(); // the database is restarting: keep the place and read again
-            continue;
-          }
-          for (const row of rows) {
-            after = row.seq;
-            if (stopped || emit(row.body)) return;
-          }
-          if (rows.length > 0) {
-            idle = 0;
-            continue;
-          }
-          // Nothing new: a run that ended without an agent-end (cancelled before it ran, failed
-          // outside the loop) would leave the watcher waiting forever. A cancelled run that had
-          // started gets time for its worker to see the cancel and log the end.
-          if (++idle % 4 === 0) {
-            const state = await dbos.getWorkflow(runId).catch(() => undefined);
-            const status = String(state?.status);
-            if (state && TERMINAL.has(status)) {
-              endedSince ??= Date.now();
-              const started = after > 0;
-              if (!started || status !== 'CANCELLED' || Date.now() - endedSince > CANCEL_GRACE_MS) {
-                const last = await readLog(pool, runId, after).catch(() => []);
-                for (const row of last) if (emit(row.body)) return;
-                subscriber.error(
-                  new DurableRunEndedError(
-                    `Durable run "${runId}" ended as ${status} without an agent-end` +
-                      (status === 'CANCELLED' && !started ? ' (it was cancelled before it started).' : '.'),
-                    status,
-                  ),
-                );
-                return;
-              }
-            }
-          }
-          await sleep();
-        }
-      })();
-      return () => {
-        stopped = true;
-        unlisten();
-        wake?.();
-      };
-    });
+    watchLog({ pool, listener, pollMs, statusOf: (id) => dbos.getWorkflow(id) }, runId);
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
     bounded('approve', () =>
@@ -281,79 +171,4 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       await pool.end().catch(() => undefined);
     },
   };
-}
-
-function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = String((error as Error | null)?.message ?? '');
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001'].includes(
-      String(code),
-    ) || /connect|terminat|timeout/i.test(message)
-  );
-}
-
-/** A run's stored error as a typed error: provider errors keep their class, others become `DurableRunEndedError`. */
-function reviveRunError(error: SerializedError): Error {
-  if (error.retryable !== undefined) return reviveProviderError(error);
-  return new DurableRunEndedError(`The durable run failed: ${error.name}: ${error.message}`, 'ERROR');
-}
-
-/**
- * One LISTEN connection per client for event-log notifications; it reconnects after a database
- * restart (watchers poll meanwhile, so nothing is missed).
- */
-class EventListener {
-  private readonly handlers = new Map<string, Set<() => void>>();
-  private client: Client | undefined;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
-
-  constructor(private readonly url: string) {}
-
-  on(runId: string, handler: () => void): () => void {
-    let set = this.handlers.get(runId);
-    if (!set) this.handlers.set(runId, (set = new Set()));
-    set.add(handler);
-    void this.ensure();
-    return () => {
-      set.delete(handler);
-      if (set.size === 0) this.handlers.delete(runId);
-    };
-  }
-
-  /** Connects again if the connection was lost (a database restart). */
-  reconnect(): void {
-    if (this.handlers.size > 0) void this.ensure();
-  }
-
-  private ensure(): Promise<void> {
-    if (this.client || this.connecting || this.closed) return this.connecting ?? Promise.resolve();
-    this.connecting = (async () => {
-      const client = new Client({ connectionString: this.url });
-      client.on('error', () => {
-        if (this.client === client) this.client = undefined;
-        client.end().catch(() => undefined);
-      });
-      client.on('notification', (n) => {
-        for (const handler of this.handlers.get(n.payload ?? '') ?? []) handler();
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-        if (this.closed) await client.end();
-        else this.client = client;
-      } catch {
-        await client.end().catch(() => undefined);
-      }
-    })().finally(() => (this.connecting = undefined));
-    return this.connecting;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.connecting;
-    await this.client?.end().catch(() => undefined);
-    this.client = undefined;
-  }
 }
