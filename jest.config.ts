@@ -16,7 +16,8 @@ const config: Config = {
     ...(process.env.RXAGENT_FAULTS === 'full' ? [] : ['/laws\\.faults\\.spec\\.ts$']),
   ],
   moduleNameMapper: {
-    '^@rxagent/core/provider$': '<rootDir>/packages/core/src/provider.ts',
+    '^@rxagent/core/(provider|models|streams|events|guardrails|context)$':
+      '<rootDir>/packages/core/src/$1.ts',
     '^@rxagent/proxy/client$': '<rootDir>/packages/proxy/src/client.ts',
     '^@rxagent/(core|testing|openai|anthropic|tools|context|mcp|subagents|otel|durable|sessions|proxy)$':
       '<rootDir>/packages/$1/src/index.ts',

@@ -23,10 +23,6 @@ import {
 } from 'rxjs';
 import {
   emptyUsage,
-  isJsonSchemaParameters,
-  toToolResult,
-  toToolSpec,
-  validateToolCall,
   type AnyTool,
   type AssistantMessage,
   type ChatModel,
@@ -40,6 +36,7 @@ import {
   type ToolResultMessage,
   type Usage,
 } from '@rxagent/core';
+import { isJsonSchemaParameters, toToolResult, toToolSpec, validateToolCall } from '@rxagent/core/provider';
 
 /**
  * What `baselineLoop` takes: a subset of `RunAgentConfig` (same meaning, same defaults except

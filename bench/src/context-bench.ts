@@ -6,9 +6,9 @@ import {
   tool,
   type AgentEvent,
   type ChatRequest,
-  type ContextManagerContext,
   type Message,
 } from '@rxagent/core';
+import type { ContextManagerContext } from '@rxagent/core/context';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { asyncScheduler, lastValueFrom, toArray } from 'rxjs';
 import { medianOf } from './measure.js';

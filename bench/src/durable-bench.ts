@@ -1,5 +1,6 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import { runAgent, type RunResult } from '@rxagent/core';
+import { runAgent } from '@rxagent/core';
+import type { RunResult } from '@rxagent/core/streams';
 import { durableRuns, startWorker, type DurableRuns, type DurableWorker } from '@rxagent/durable';
 import { startPostgres } from '@rxagent/testing';
 import { availableParallelism } from 'node:os';

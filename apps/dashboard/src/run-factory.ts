@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
-import type { AnyTool, ChatModel, ContextManager } from '@rxagent/core';
+import type { AnyTool, ChatModel } from '@rxagent/core';
+import type { ContextManager } from '@rxagent/core/context';
 
 /**
  * What a new run is asked for (from `startRun` or `POST /runs`).

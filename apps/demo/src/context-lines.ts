@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '@rxagent/core';
+import type { CompactionEvent } from '@rxagent/core/events';
 
 const STRATEGIES: Readonly<Record<string, string>> = {
   'tool-result-stubs': 'old tool results stubbed',

@@ -1,5 +1,6 @@
 import { contextEngine } from '@rxagent/context';
-import type { ChatModel, ContextManager } from '@rxagent/core';
+import type { ChatModel } from '@rxagent/core';
+import type { ContextManager } from '@rxagent/core/context';
 import type { ModelChoice } from './choose-model.js';
 import { deepOfflineModel } from './offline-deep-plan.js';
 import { offlineSummaryModel } from './offline-summary.js';

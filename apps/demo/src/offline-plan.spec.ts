@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assistantText, runAgent, type AgentEndEvent, type AgentEvent } from '@rxagent/core';
+import { assistantText, runAgent, type AgentEvent } from '@rxagent/core';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import { collectEvents } from '@rxagent/testing';
 import { readOnlyTools } from '@rxagent/tools';
 import { offlineModel, wordChunks } from './offline-plan.js';

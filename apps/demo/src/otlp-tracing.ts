@@ -1,6 +1,6 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { RunInstrument } from '@rxagent/core';
+import type { RunInstrument } from '@rxagent/core/provider';
 import { traceRun } from '@rxagent/otel';
 
 /**

@@ -1,4 +1,5 @@
-import { runAgent, toResult, type Message } from '@rxagent/core';
+import { runAgent, type Message } from '@rxagent/core';
+import { toResult } from '@rxagent/core/streams';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import { sseResponse } from '@rxagent/core';
+import { sseResponse } from '@rxagent/core/streams';
 import { Hono } from 'hono';
 import type { RunHubs } from './run-hubs.js';
 

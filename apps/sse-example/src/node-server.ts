@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { sendSSE } from '@rxagent/core';
+import { sendSSE } from '@rxagent/core/streams';
 import type { RunHubs } from './run-hubs.js';
 
 const MAX_BODY = 64 * 1024;

@@ -1,4 +1,5 @@
-import { shareRun, type AgentEvent, type RunHub } from '@rxagent/core';
+import { shareRun, type RunHub } from '@rxagent/core/streams';
+import type { AgentEvent } from '@rxagent/core';
 import type { Observable } from 'rxjs';
 
 /** Starts a run for a prompt (e.g. `(prompt) => runAgent({ model, tools, prompt })`). */

@@ -1,4 +1,5 @@
-import { fromSSE, withState, type AgentEvent, type AgentState } from '@rxagent/core';
+import { fromSSE } from '@rxagent/core/streams';
+import { withState, type AgentEvent, type AgentState } from '@rxagent/core';
 import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
 import { startHonoServer } from './hono-app.js';
 import { startNodeServer } from './node-server.js';

@@ -1,13 +1,8 @@
 import { VirtualTimeScheduler, type Subscription } from 'rxjs';
 import fc from 'fast-check';
-import {
-  runAgent,
-  validateMessageSequence,
-  withState,
-  type AgentEndEvent,
-  type AgentState,
-  type MessageSequenceIssue,
-} from '@rxagent/core';
+import { runAgent, withState, type AgentState } from '@rxagent/core';
+import { validateMessageSequence, type MessageSequenceIssue } from '@rxagent/core/provider';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import { faultModel, type FailKind, type TurnScript } from './fault-model.js';
 import { FAULT_TOOL_NAMES, faultTools } from './fault-tools.js';
 import { driveVirtualTime } from './virtual-time.js';

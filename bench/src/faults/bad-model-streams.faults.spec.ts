@@ -7,10 +7,10 @@ import {
   RxAgentError,
   runAgent,
   tool,
-  validateMessageSequence,
   withState,
   type AgentEvent,
 } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
 import { z } from 'zod';
 import { faultRuns, faultSeed, faultTimeout } from './fault-config.js';
 import { installProcessGuards } from './process-guards.js';

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import {
-  contentText,
-  jsonSchema,
-  tool,
-  validateMessageSequence,
-  type ToolResultMessage,
-} from '@rxagent/core';
+import { contentText, jsonSchema, tool, type ToolResultMessage } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
 import { faultRuns, faultSeed, faultTimeout } from './fault-config.js';
 import { installProcessGuards } from './process-guards.js';
 import { flushReports } from './virtual-time.js';

@@ -1,11 +1,6 @@
 import fc from 'fast-check';
-import {
-  Agent,
-  InvalidTranscriptError,
-  parseTranscript,
-  validateMessageSequence,
-  type AgentMessage,
-} from '@rxagent/core';
+import { Agent, parseTranscript, type AgentMessage } from '@rxagent/core';
+import { InvalidTranscriptError, validateMessageSequence } from '@rxagent/core/provider';
 import { faultRuns, faultSeed, faultTimeout } from './fault-config.js';
 import { syncModel } from './sync-run.js';
 

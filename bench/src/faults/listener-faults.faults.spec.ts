@@ -5,12 +5,12 @@ import {
   contentText,
   runAgent,
   tool,
-  validateMessageSequence,
   withState,
   type AgentEvent,
   type RunAgentConfig,
   type ToolMiddleware,
 } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
 import { faultModel } from './fault-model.js';
 import { faultTools } from './fault-tools.js';
 import { installProcessGuards } from './process-guards.js';

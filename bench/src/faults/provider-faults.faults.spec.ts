@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { RetriesExhaustedError, validateMessageSequence, type RetryEvent } from '@rxagent/core';
+import { RetriesExhaustedError } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
+import type { RetryEvent } from '@rxagent/core/events';
 import type { SseTestServer } from '@rxagent/testing';
 import { faultRuns, faultSeed, faultTimeout } from './fault-config.js';
 import { installProcessGuards } from './process-guards.js';

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { serializeError } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
 
 /**
  * Every string reachable from `value` through own properties (enumerable or not, so error

@@ -8,10 +8,9 @@ import {
   ProviderError,
   ProviderTimeoutError,
   RateLimitError,
-  redactSecret,
   type AssistantMessage,
-  type ProviderErrorInit,
 } from '@rxagent/core';
+import { redactSecret, type ProviderErrorInit } from '@rxagent/core/provider';
 import { secretFreeCause } from '@rxagent/core/provider';
 import { describeError, errorField, isConnectionCut } from './error-shape.js';
 import { retryAfterMs } from './retry-after.js';

@@ -3,7 +3,8 @@ import type {
   Tool,
   ToolChoice as AnthropicToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ChatRequest, SystemBlock, ThinkingLevel, ToolChoice, ToolSpec } from '@rxagent/core';
+import type { ChatRequest } from '@rxagent/core';
+import type { SystemBlock, ThinkingLevel, ToolChoice, ToolSpec } from '@rxagent/core/provider';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 /**

@@ -1,9 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
+import { fallbackModel, swappableModel } from '@rxagent/core/models';
 import {
-  fallbackModel,
   jsonSchema,
   runAgent,
-  swappableModel,
   tool,
   type AgentEvent,
   type AgentMessage,

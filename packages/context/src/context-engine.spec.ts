@@ -2,11 +2,11 @@ import {
   ContextCompactionError,
   NetworkError,
   runAgent,
-  validateMessageSequence,
   type AgentEvent,
   type ChatRequest,
   type Message,
 } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
 import { collectEvents, settleRun } from '@rxagent/testing';
 import { CHECKPOINT_HEADER } from './checkpoint.js';
 import { contextEngine } from './context-engine.js';

@@ -1,18 +1,20 @@
 import {
   contentText,
-  isModelVisible,
   type AgentEvent,
   type AgentMessage,
   type ChatModel,
-  type CompactionInfo,
-  type ContextCommit,
-  type ContextManager,
-  type ContextManagerContext,
-  type ContextProgress,
-  type ContextUsage,
   type Message,
   type UserMessage,
 } from '@rxagent/core';
+import { isModelVisible } from '@rxagent/core/provider';
+import type {
+  CompactionInfo,
+  ContextCommit,
+  ContextManager,
+  ContextManagerContext,
+  ContextProgress,
+  ContextUsage,
+} from '@rxagent/core/context';
 import { concat, defer, EMPTY, mergeMap, of, type Observable } from 'rxjs';
 import { checkpointMessage, parseCheckpoint } from './checkpoint.js';
 import {

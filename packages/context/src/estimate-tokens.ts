@@ -1,4 +1,5 @@
-import type { Message, SystemBlock, ToolSpec } from '@rxagent/core';
+import type { Message } from '@rxagent/core';
+import type { SystemBlock, ToolSpec } from '@rxagent/core/provider';
 
 /**
  * Characters per token of the estimate: OpenAI's rule of thumb for English and code (≈4),

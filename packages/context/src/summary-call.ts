@@ -2,13 +2,13 @@ import {
   ContextCompactionError,
   ProviderError,
   RateLimitError,
-  serializeError,
   userMessage,
   type AgentEvent,
   type ChatModel,
   type Message,
   type Usage,
 } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
 import {
   catchError,
   concat,

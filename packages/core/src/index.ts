@@ -1,3 +1,9 @@
+// The everyday API of rxagent. Families that only some users need have their own entries:
+// `@rxagent/core/models` (model combinators, prices), `@rxagent/core/streams` (SSE, shared runs,
+// results, recordings), `@rxagent/core/events` (each event's interface), `@rxagent/core/guardrails`,
+// `@rxagent/core/context` (for context managers) and `@rxagent/core/provider` (for adapters and
+// instruments).
+
 // Messages
 export type {
   AgentMessage,
@@ -25,38 +31,14 @@ export {
   toolErrorResult,
   userMessage,
 } from './messages/message-helpers.js';
-export {
-  isEmptyAssistant,
-  repairMessageSequence,
-  validateMessageSequence,
-} from './messages/message-sequence.js';
-export type { MessageSequenceIssue } from './messages/message-sequence.js';
-export { convertToModelMessages, isModelVisible } from './messages/convert-to-model.js';
 
 // Model
-export type {
-  ChatModel,
-  ChatRequest,
-  JSONSchema,
-  ResponseFormat,
-  SystemBlock,
-  ThinkingLevel,
-  ToolChoice,
-  ToolSpec,
-} from './model/chat-model.js';
-export type { ModelEvent, ModelEventType } from './model/model-event.js';
-export { fallbackModel } from './model/fallback-model.js';
-export type { FallbackEvent, FallbackModel, FallbackModelOptions } from './model/fallback-model.js';
-export { swappableModel } from './model/swappable-model.js';
-export type { SwappableModel } from './model/swappable-model.js';
-export { failoverReason, isFailoverEligible } from './model/failover-reason.js';
-export type { FailoverReason } from './model/failover-reason.js';
-export { portableTranscript } from './model/portable-transcript.js';
+export type { ChatModel, ChatRequest, JSONSchema } from './model/chat-model.js';
+export type { ModelEvent } from './model/model-event.js';
 
 // Errors
 export { RxAgentError } from './errors/rxagent-error.js';
 export { ProviderError } from './errors/provider-error.js';
-export type { ProviderErrorInit } from './errors/provider-error.js';
 export {
   AuthError,
   ContextOverflowError,
@@ -70,46 +52,22 @@ export {
 export {
   AgentBusyError,
   AgentConfigError,
-  InvalidModelEventError,
-  InvalidTranscriptError,
   RetriesExhaustedError,
   StopGuardEscalationError,
 } from './errors/agent-errors.js';
 export { ContextCompactionError } from './errors/context-errors.js';
 export { AgentStop } from './errors/agent-stop.js';
 export { PipelineError } from './errors/pipeline-error.js';
-export { serializeError } from './errors/serialize-error.js';
 export type { SerializedError } from './errors/serialize-error.js';
+export { StructuredOutputError } from './output/structured-output-error.js';
+export { SessionConflictError } from './errors/session-conflict-error.js';
 
 // Events
-export type {
-  AgentEndEvent,
-  AgentEvent,
-  AgentEventType,
-  AgentStartEvent,
-  ApprovalEndEvent,
-  ApprovalRequestEvent,
-  CompactionEvent,
-  MessageDelta,
-  MessageEndEvent,
-  MessageStartEvent,
-  MessageUpdateEvent,
-  RetryEvent,
-  StepResult,
-  ToolEndEvent,
-  ToolResult,
-  ToolStartEvent,
-  ToolUpdateEvent,
-  TurnEndEvent,
-  TurnStartEvent,
-  OutputUpdateEvent,
-  WarningEvent,
-} from './events/agent-event.js';
-export type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './events/context-events.js';
+export type { AgentEvent, AgentEventType, StepResult, ToolResult } from './events/agent-event.js';
 
 // Stop conditions
-export type { StopReason, StopSignal } from './stop/stop-signal.js';
-export { stopSignal } from './stop/stop-signal.js';
+export type { StopReason, StopSignal } from './events/stop-signal.js';
+export { stopSignal } from './events/stop-signal.js';
 export type {
   StopCondition,
   StopContext,
@@ -127,33 +85,16 @@ export {
 } from './stop/stop-conditions.js';
 export type { TokenPrices } from './stop/stop-conditions.js';
 export { repeatedToolCalls } from './stop/repeated-tool-calls.js';
-
-// Cost
-export { modelPrice, usageCost } from './cost/model-price.js';
-export type { ModelPrice, PriceTable } from './cost/model-price.js';
-export { MODEL_PRICES, PRICES_CHECKED_ON } from './cost/model-prices.js';
+export { and, not, or } from './stop/combinators.js';
 
 // Structured output
-export { StructuredOutputError } from './errors/structured-output-error.js';
 export type { InferOutput, OutputSchema } from './output/output-schema.js';
 export type { OutputMode } from './output/output-mode.js';
 export type { AgentEndEventOf, AgentEventOf } from './output/typed-events.js';
-export { toStrictJsonSchema } from './output/strict-json-schema.js';
-export { and, not, or } from './stop/combinators.js';
-export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 
 // Tools
-export { isJsonSchemaParameters, jsonSchema, tool } from './tools/tool.js';
-export type {
-  AnyTool,
-  InferToolArgs,
-  JsonSchemaParameters,
-  RichToolOutput,
-  Tool,
-  ToolContext,
-  ToolDefinition,
-  ToolParameters,
-} from './tools/tool.js';
+export { jsonSchema, tool } from './tools/tool.js';
+export type { AnyTool, Tool, ToolContext, ToolDefinition } from './tools/tool.js';
 export type {
   ApprovalDecision,
   ApprovalRequest,
@@ -163,28 +104,20 @@ export type {
   ToolMiddleware,
 } from './tools/tool-hooks.js';
 export type { ApprovalVerdict } from './tools/approval-decision.js';
-export {
-  toToolSpec,
-  toolParametersJsonSchema,
-  validateToolCall,
-  validateWithSchema,
-} from './tools/validate-args.js';
 export type { ArgumentIssue } from './tools/validate-args.js';
-export { toToolResult } from './tools/tool-output.js';
-export { activatedTools, TOOL_SEARCH_NAME, withToolSearch } from './tools/tool-search.js';
+export { withToolSearch } from './tools/tool-search.js';
 export type { ToolSearchOptions } from './tools/tool-search.js';
 
 // The loop
 export { runAgent } from './loop/run-agent.js';
-export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
-export type { InstrumentedRun, RunInstrument, ToolScopeCall } from './loop/run-instrument.js';
-export { Turn } from './loop/turn.js';
-export type { TurnContextUpdate } from './loop/turn.js';
-export { isTurn } from './loop/loop-item.js';
-export type { LoopItem, LoopOperator } from './loop/loop-item.js';
-export type { RunFacts, SteeringQueue } from './loop/run-facts.js';
-export { MessageQueue, toUserMessage } from './loop/message-queue.js';
-export type { UserInput } from './loop/message-queue.js';
+export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './turn/run-config.js';
+export { Turn } from './turn/turn.js';
+export type { TurnContextUpdate } from './turn/turn.js';
+export { isTurn } from './turn/loop-item.js';
+export type { LoopItem, LoopOperator } from './turn/loop-item.js';
+export type { RunFacts, SteeringQueue } from './turn/run-facts.js';
+export { MessageQueue, toUserMessage } from './turn/message-queue.js';
+export type { UserInput } from './turn/message-queue.js';
 export { defaultPipeline } from './loop/default-pipeline.js';
 
 // Operators
@@ -198,17 +131,6 @@ export type { SteerOptions } from './operators/steer.js';
 export { guardStop } from './operators/guard-stop.js';
 export { compactContext } from './operators/compact-context.js';
 export { turnOperator } from './operators/turn-operator.js';
-
-// Context
-export type {
-  CompactionInfo,
-  ContextCommit,
-  ContextManager,
-  ContextManagerContext,
-  ContextProgress,
-  ContextProjection,
-} from './context/context-manager.js';
-export type { ContextUsage } from './context/context-usage.js';
 
 // State
 export { initialAgentState, isTerminal } from './state/agent-state.js';
@@ -228,68 +150,6 @@ export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from '.
 export { parseTranscript } from './agent/import-messages.js';
 export type { AgentResource } from './agent/agent-resource.js';
 
-// Replay
-export { recordRun } from './replay/record-run.js';
-export type { RecordedEvent } from './replay/record-run.js';
-export { foldEvents, replayRun } from './replay/replay-run.js';
-export type { ReplayOptions } from './replay/replay-run.js';
-
-// Utilities
-export { redactSecret } from './util/redact-secret.js';
-
-// Run results and streams
-export { runResult, toResult } from './results/run-result.js';
-export type { RunResult } from './results/run-result.js';
-export { eachEvent } from './results/each-event.js';
-export type { EachEventOptions } from './results/each-event.js';
-export {
-  EventBufferOverflowError,
-  NoRunResultError,
-  RemoteRunError,
-  RunReleasedError,
-  SSEConnectionError,
-} from './results/result-errors.js';
-export { shareRun } from './streams/share-run.js';
-export type { RunHub, SequencedEvent, ShareRunOptions } from './streams/share-run.js';
-export { SSE_HEADERS } from './streams/sse-frames.js';
-export { sseFrames, sseResponse, toSSEStream } from './streams/to-sse-stream.js';
-export type { SSEStreamOptions } from './streams/to-sse-stream.js';
-export { sendSSE } from './streams/send-sse.js';
-export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
-export { fromSSE } from './streams/from-sse.js';
-export type { FromSSEOptions } from './streams/from-sse.js';
-export { resumeTranscript } from './replay/resume-transcript.js';
-// Guardrails
-export type {
-  GuardedToolCall,
-  GuardrailContext,
-  GuardrailInput,
-  GuardrailOutput,
-  GuardrailVerdict,
-  InputGuardrail,
-  MaybeAsync,
-  OutputGuardrail,
-  OutputGuardrailVerdict,
-  ToolGuardrail,
-  ToolInputVerdict,
-  ToolOutputVerdict,
-} from './guardrails/guardrail.js';
-export type { GuardrailConfig, GuardrailTripMode } from './guardrails/guardrail-config.js';
-export type {
-  GuardrailEndEvent,
-  GuardrailKind,
-  GuardrailOutcome,
-  GuardrailStartEvent,
-} from './events/guardrail-events.js';
-export { GuardrailTrippedError } from './errors/guardrail-tripped-error.js';
-export { inputGuard } from './operators/input-guard.js';
-export type { InputGuardOptions } from './operators/input-guard.js';
-export { outputGuard } from './operators/output-guard.js';
-export type { OutputGuardOptions } from './operators/output-guard.js';
-export { toolGuard } from './operators/tool-guard.js';
-export type { RunningGuardrail } from './state/reduce-guardrail.js';
-
 // Sessions
 export type { Session, SessionSnapshot } from './session/session.js';
 export { InMemorySession } from './session/in-memory-session.js';
-export { SessionConflictError } from './errors/session-conflict-error.js';

@@ -1,7 +1,42 @@
-// What provider adapters need from the core, and users of the agent do not: the entry
-// `@rxagent/core/provider`.
+// What provider adapters, instruments and other integrations need from the core, and users of
+// the agent do not: the entry `@rxagent/core/provider`.
 export { MessageBuilder } from './model/message-builder.js';
+export type {
+  ChatModel,
+  ChatRequest,
+  JSONSchema,
+  ResponseFormat,
+  SystemBlock,
+  ThinkingLevel,
+  ToolChoice,
+  ToolSpec,
+} from './model/chat-model.js';
+export type { ModelEvent, ModelEventType } from './model/model-event.js';
 export { isRetryableStatus } from './errors/provider-error.js';
+export type { ProviderErrorInit } from './errors/provider-error.js';
+export { InvalidModelEventError, InvalidTranscriptError } from './errors/agent-errors.js';
+export { serializeError } from './errors/serialize-error.js';
 export { redactSecret, secretFreeCause } from './util/redact-secret.js';
 export { textToolNames } from './model/text-tool-names.js';
 export { reviveProviderError } from './errors/revive-provider-error.js';
+export {
+  isEmptyAssistant,
+  repairMessageSequence,
+  validateMessageSequence,
+} from './messages/message-sequence.js';
+export type { MessageSequenceIssue } from './messages/message-sequence.js';
+export { convertToModelMessages, isModelVisible } from './messages/convert-to-model.js';
+export { toStrictJsonSchema } from './output/strict-json-schema.js';
+export { isJsonSchemaParameters } from './tools/tool.js';
+export type { InferToolArgs, JsonSchemaParameters, RichToolOutput, ToolParameters } from './tools/tool.js';
+export {
+  toToolSpec,
+  toolParametersJsonSchema,
+  validateToolCall,
+  validateWithSchema,
+} from './tools/validate-args.js';
+export { toToolResult } from './tools/tool-output.js';
+export { activatedTools, TOOL_SEARCH_NAME } from './tools/tool-search.js';
+export type { InstrumentedRun, RunInstrument } from './turn/run-instrument.js';
+export type { ToolScopeCall } from './tools/tool-scope.js';
+export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';

@@ -1,5 +1,6 @@
 import { INTERRUPTED_TEXT, type DurableRunSpec } from '@rxagent/durable';
-import type { AgentEvent, RunResult } from '@rxagent/core';
+import type { AgentEvent } from '@rxagent/core';
+import type { RunResult } from '@rxagent/core/streams';
 import {
   appendedLines,
   durableTestbed,

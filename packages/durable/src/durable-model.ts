@@ -1,5 +1,6 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { serializeError, type ChatModel, type ModelEvent, type SerializedError } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
+import type { ChatModel, ModelEvent, SerializedError } from '@rxagent/core';
 import { reviveProviderError } from '@rxagent/core/provider';
 import { Observable, type Subscription } from 'rxjs';
 import { handleEngineError, type RunControl } from './run-control.js';

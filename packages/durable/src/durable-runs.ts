@@ -1,5 +1,6 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import { toResult, type AgentEvent, type RunResult } from '@rxagent/core';
+import { toResult, type RunResult } from '@rxagent/core/streams';
+import type { AgentEvent } from '@rxagent/core';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { lastValueFrom, type Observable } from 'rxjs';

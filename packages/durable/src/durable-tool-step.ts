@@ -4,7 +4,12 @@ import { from, lastValueFrom } from 'rxjs';
 import type { ToolDurability } from './durable-tool.js';
 import { handleEngineError, type RunControl } from './run-control.js';
 
-/** What the model reads for an at-most-once call that a worker crash may have cut short. */
+/**
+ * What the model reads for an at-most-once call that a worker crash may have cut short.
+ *
+ * @example
+ * const sealed = messages.filter((m) => m.role === 'tool' && contentText(m) === INTERRUPTED_TEXT);
+ */
 export const INTERRUPTED_TEXT =
   'This tool call was interrupted by a worker crash; it may or may not have taken effect. ' +
   'Check its effect before calling it again.';

@@ -1,4 +1,5 @@
-import { serializeError, type AgentEvent, type SerializedError } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
+import type { AgentEvent, SerializedError } from '@rxagent/core';
 import type { Pool } from 'pg';
 import { EventKeys } from './event-key.js';
 import { EVENTS_CHANNEL, SCHEMA } from './schema.js';

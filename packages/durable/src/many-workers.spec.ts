@@ -1,4 +1,4 @@
-import type { RunResult } from '@rxagent/core';
+import type { RunResult } from '@rxagent/core/streams';
 import { appendedLines, durableTestbed, type WorkerProcess } from './durable-test-kit.test.js';
 
 // 100 runs over 3 worker processes while workers are killed with SIGKILL at random moments (a

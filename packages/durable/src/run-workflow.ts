@@ -1,11 +1,6 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import {
-  runAgent,
-  type AgentEndEvent,
-  type ChatModel,
-  type RunAgentConfig,
-  type StopReason,
-} from '@rxagent/core';
+import { runAgent, type ChatModel, type RunAgentConfig, type StopReason } from '@rxagent/core';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import type { Pool } from 'pg';
 import { durableApprover } from './durable-approver.js';
 import { durableModel } from './durable-model.js';

@@ -1,4 +1,5 @@
-import { runAgent, type AgentEvent, type ToolEndEvent, type ToolGate } from '@rxagent/core';
+import { runAgent, type AgentEvent, type ToolGate } from '@rxagent/core';
+import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { McpConfigError } from './mcp-errors.js';
 import { isMcpTool } from './mcp-tool.js';

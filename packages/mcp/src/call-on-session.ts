@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { RichToolOutput, ToolContext } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
+import type { ToolContext } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { mapCallResult, type McpCallResult } from './map-call-result.js';
 import type { McpSession } from './open-session.js';

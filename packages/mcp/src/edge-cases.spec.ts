@@ -1,4 +1,5 @@
-import { llmStep, executeTools, runAgent, type AgentEvent, type ToolEndEvent } from '@rxagent/core';
+import { llmStep, executeTools, runAgent, type AgentEvent } from '@rxagent/core';
+import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { filter, firstValueFrom, lastValueFrom, Subject, toArray } from 'rxjs';
 import { connectMcp, type McpConnection } from './mcp-connection.js';

@@ -1,4 +1,5 @@
-import { runAgent, type AgentEvent, type ToolEndEvent, type ToolUpdateEvent } from '@rxagent/core';
+import { runAgent, type AgentEvent } from '@rxagent/core';
+import type { ToolEndEvent, ToolUpdateEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { connectMcp, type McpConnection } from './mcp-connection.js';
 import { mcpPromptMessages } from './prompt-messages.js';

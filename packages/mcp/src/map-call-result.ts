@@ -1,4 +1,5 @@
-import type { ImagePart, RichToolOutput, TextPart } from '@rxagent/core';
+import type { ImagePart, TextPart } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
 import { contentParts, type McpContentBlock } from './map-content.js';
 
 /** The part of an MCP `tools/call` result rxagent reads. */

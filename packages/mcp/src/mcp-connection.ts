@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RichToolOutput, ToolContext } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
+import type { ToolContext } from '@rxagent/core';
 import {
   asyncScheduler,
   BehaviorSubject,
@@ -35,7 +36,12 @@ type State =
   | { readonly status: 'reconnecting' }
   | { readonly status: 'failed' | 'closed' };
 
-/** Options of `connectMcp` besides the server itself. */
+/**
+ * Options of `connectMcp` besides the server itself.
+ *
+ * @example
+ * const options: ConnectMcpOptions = { prefixByDefault: true };
+ */
 export interface ConnectMcpOptions {
   /** Prefix tool names with the server's name unless the config says otherwise (`mcpTools` does for several servers). */
   prefixByDefault?: boolean;

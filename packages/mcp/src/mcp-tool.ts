@@ -1,4 +1,5 @@
-import { jsonSchema, tool, type RichToolOutput, type Tool, type ToolContext } from '@rxagent/core';
+import { jsonSchema, tool, type Tool, type ToolContext } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
 import type { Tool as McpWireTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Observable } from 'rxjs';
 import type { McpApproval, McpServerConfig, McpToolInfo } from './mcp-server-config.js';
@@ -35,7 +36,12 @@ export type CallMcpTool = (
   ctx: ToolContext,
 ) => Observable<RichToolOutput>;
 
-/** A server tool left out, with why (a schema ajv cannot compile, a name collision). */
+/**
+ * A server tool left out, with why (a schema ajv cannot compile, a name collision).
+ *
+ * @example
+ * for (const skipped of toolset.skipped) console.warn(`${skipped.name}: ${skipped.reason}`);
+ */
 export interface SkippedMcpTool {
   readonly name: string;
   readonly reason: string;

@@ -4,7 +4,12 @@ import type { McpConnection } from './mcp-connection.js';
 import { contentParts } from './map-content.js';
 import { liveClient } from './read-resource.js';
 
-/** Options of `mcpPromptMessages`. */
+/**
+ * Options of `mcpPromptMessages`.
+ *
+ * @example
+ * const options: McpPromptOptions = { scheduler: asyncScheduler, signal: controller.signal };
+ */
 export interface McpPromptOptions {
   /** Where the messages' timestamps come from (default `asyncScheduler`): the run's scheduler. */
   scheduler?: SchedulerLike;

@@ -2,7 +2,12 @@ import { isTurn, type AnyTool, type LoopOperator, type Turn } from '@rxagent/cor
 import { concatMap, from, map, of } from 'rxjs';
 import { isMcpTool, type McpTool } from './mcp-tool.js';
 
-/** Anything that has a current MCP tool list: a connection or a toolset. */
+/**
+ * Anything that has a current MCP tool list: a connection or a toolset.
+ *
+ * @example
+ * const source: McpToolSource = connection; // an McpConnection or an McpToolset
+ */
 export interface McpToolSource {
   readonly tools: readonly McpTool[];
   /** The servers whose tools this source owns. */

@@ -4,11 +4,11 @@ import {
   OverloadedError,
   ProviderError,
   RateLimitError,
-  type ProviderErrorInit,
   type RxAgentError,
 } from '@rxagent/core';
+import type { ProviderErrorInit } from '@rxagent/core/provider';
 import type { ErrorContext, OpenAIErrorPayload } from './openai-error.js';
-import { redactSecret } from '@rxagent/core';
+import { redactSecret } from '@rxagent/core/provider';
 import { retryAfterMs, shouldRetryHeader, type HeaderReader } from './retry-after.js';
 
 /**

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { runAgent, runResult, tool, type AgentEvent, type ChatModel } from '@rxagent/core';
+import { runAgent, tool, type AgentEvent, type ChatModel } from '@rxagent/core';
+import { runResult } from '@rxagent/core/streams';
 import {
   CassetteMismatchError,
   CassetteMissingError,

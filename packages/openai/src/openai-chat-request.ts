@@ -1,4 +1,5 @@
-import type { ChatRequest, ToolChoice, ToolSpec } from '@rxagent/core';
+import type { ChatRequest } from '@rxagent/core';
+import type { ToolChoice, ToolSpec } from '@rxagent/core/provider';
 import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionFunctionTool,

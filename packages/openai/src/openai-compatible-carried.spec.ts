@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { tool, toToolSpec, type ChatModel } from '@rxagent/core';
+import { tool, type ChatModel } from '@rxagent/core';
+import { toToolSpec } from '@rxagent/core/provider';
 import type { SseTestServer } from '@rxagent/testing';
 import {
   CHAT_DONE,

@@ -4,9 +4,9 @@ import {
   PartialStreamError,
   ProviderError,
   ProviderTimeoutError,
-  redactSecret,
   RxAgentError,
 } from '@rxagent/core';
+import { redactSecret } from '@rxagent/core/provider';
 import { secretFreeCause } from '@rxagent/core/provider';
 import type { AssistantMessage } from '@rxagent/core';
 import { classifyErrorPayload } from './classify-error-payload.js';

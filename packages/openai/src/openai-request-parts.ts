@@ -1,11 +1,5 @@
-import type {
-  AssistantMessage,
-  ChatRequest,
-  ImagePart,
-  TextPart,
-  ThinkingLevel,
-  ToolCallPart,
-} from '@rxagent/core';
+import type { AssistantMessage, ChatRequest, ImagePart, TextPart, ToolCallPart } from '@rxagent/core';
+import type { ThinkingLevel } from '@rxagent/core/provider';
 
 /**
  * The system prompt as one string: `SystemBlock`s joined by blank lines (OpenAI has no cache

@@ -1,5 +1,6 @@
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { AgentEvent, InstrumentedRun, RunInstrument, ToolScopeCall } from '@rxagent/core';
+import type { AgentEvent } from '@rxagent/core';
+import type { InstrumentedRun, RunInstrument, ToolScopeCall } from '@rxagent/core/provider';
 import { asyncScheduler, defer, finalize, tap, type Observable, type OperatorFunction } from 'rxjs';
 import { RunSpans, toolKey, withSpan } from './run-spans.js';
 import { TraceOptionsError } from './trace-options-error.js';

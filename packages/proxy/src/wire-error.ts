@@ -1,4 +1,5 @@
-import { ProviderError, serializeError, type SerializedError } from '@rxagent/core';
+import { ProviderError, type SerializedError } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
 import { reviveProviderError } from '@rxagent/core/provider';
 
 /**

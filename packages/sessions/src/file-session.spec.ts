@@ -1,7 +1,8 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionConflictError, validateMessageSequence } from '@rxagent/core';
+import { SessionConflictError } from '@rxagent/core';
+import { validateMessageSequence } from '@rxagent/core/provider';
 import { FileSession } from './file-session.js';
 import { SessionFormatError } from './session-errors.js';
 import { describeSessionContract } from './session-contract.test.js';

@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, type RichToolOutput } from '@rxagent/core';
+import { addUsage, emptyUsage } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
 import type { SubrunOutcome } from './run-subagent.js';
 
 /** One sub-run's outcome as the tool result (its usage added to the parent's). */

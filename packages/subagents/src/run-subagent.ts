@@ -4,13 +4,13 @@ import {
   contentText,
   emptyUsage,
   runAgent,
-  type AgentEndEvent,
   type AgentEvent,
   type AgentMessage,
   type Approver,
   type StopReason,
   type Usage,
 } from '@rxagent/core';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import {
   catchError,
   concat,

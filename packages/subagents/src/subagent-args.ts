@@ -18,6 +18,12 @@ export const subagentArgs = z.object({
   description: z.string().optional().describe('Background mode: a short label for the task.'),
 });
 
+/**
+ * The arguments the model gives the subagent tool: one task, parallel tasks, or a chain.
+ *
+ * @example
+ * const args: SubagentArgs = { agent: 'scout', task: 'Find the entry point' };
+ */
 export type SubagentArgs = z.infer<typeof subagentArgs>;
 
 /** One sub-run to make: which agent, which task, its position in the call. */

@@ -1,4 +1,5 @@
-import { runAgent, tool, type AgentEvent, type AgentEndEvent } from '@rxagent/core';
+import { runAgent, tool, type AgentEvent } from '@rxagent/core';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import { createTestScheduler, marbleModel, textTurn, timeline, toolCallTurn } from '@rxagent/testing';
 import { filter, map, tap, timer, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';

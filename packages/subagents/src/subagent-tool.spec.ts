@@ -1,4 +1,5 @@
-import { AuthError, runAgent, tool, withState, type AgentEndEvent, type AgentEvent } from '@rxagent/core';
+import { AuthError, runAgent, tool, withState, type AgentEvent } from '@rxagent/core';
+import type { AgentEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';

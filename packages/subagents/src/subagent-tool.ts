@@ -1,4 +1,5 @@
-import { tool, type Approver, type RichToolOutput, type Tool, type ToolContext } from '@rxagent/core';
+import { tool, type Approver, type Tool, type ToolContext } from '@rxagent/core';
+import type { RichToolOutput } from '@rxagent/core/provider';
 import {
   concatMap,
   defer,

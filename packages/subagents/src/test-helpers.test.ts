@@ -1,10 +1,5 @@
-import {
-  contentText,
-  type AgentEvent,
-  type ModelEvent,
-  type ToolEndEvent,
-  type ToolResultMessage,
-} from '@rxagent/core';
+import { contentText, type AgentEvent, type ModelEvent, type ToolResultMessage } from '@rxagent/core';
+import type { ToolEndEvent } from '@rxagent/core/events';
 import type { ColdHelper, MarbleCall, ScriptedTurn } from '@rxagent/testing';
 import { isSubagentProgress, type SubagentProgress } from './subagent-progress.js';
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { serializeError, type ChatModel, type ChatRequest, type ModelEvent } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
+import type { ChatModel, ChatRequest, ModelEvent } from '@rxagent/core';
 import { reviveProviderError } from '@rxagent/core/provider';
 import {
   asyncScheduler,

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { serializeError } from '@rxagent/core';
+import { serializeError } from '@rxagent/core/provider';
 
 /**
  * Where `secret` shows in an error, in every place an error is read or logged from: its

@@ -2,7 +2,6 @@ import { asyncScheduler, Subscription, throwError, type Observable, type Schedul
 import {
   emptyUsage,
   MessageQueue,
-  toToolSpec,
   Turn,
   userMessage,
   type AgentMessage,
@@ -14,9 +13,9 @@ import {
   type StepResult,
   type StopSignal,
   type ToolResultMessage,
-  type ToolSpec,
   type UserInput,
 } from '@rxagent/core';
+import { toToolSpec, type ToolSpec } from '@rxagent/core/provider';
 
 /**
  * Options of `testRunFacts`: the run a fixture turn belongs to.

@@ -1,12 +1,5 @@
-import {
-  AgentConfigError,
-  tool,
-  type InferToolArgs,
-  type Tool,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolParameters,
-} from '@rxagent/core';
+import { AgentConfigError, tool, type Tool, type ToolContext, type ToolDefinition } from '@rxagent/core';
+import type { InferToolArgs, ToolParameters } from '@rxagent/core/provider';
 import { concatMap, defer, isObservable, map, of, timer, type Observable } from 'rxjs';
 
 /**

@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runAgent, type AgentEvent, type ToolEndEvent, type ToolResultMessage } from '@rxagent/core';
+import { runAgent, type AgentEvent, type ToolResultMessage } from '@rxagent/core';
+import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { bashTool } from './bash-tool.js';
 import { fileTools, readOnlyTools } from './tool-sets.js';

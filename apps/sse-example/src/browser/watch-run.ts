@@ -1,6 +1,7 @@
 // Runs in the page (bundled by esbuild in the browser test): a run watched over SSE and folded
 // with the same `withState` as on the server. No DOM types: the repo type-checks without them.
-import { fromSSE, selectPhase, withState, type AgentState } from '@rxagent/core';
+import { fromSSE } from '@rxagent/core/streams';
+import { selectPhase, withState, type AgentState } from '@rxagent/core';
 
 /** What the page reports back to the test. */
 export interface WatchedRun {

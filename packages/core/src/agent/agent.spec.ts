@@ -4,7 +4,7 @@ import { assistantMessage, scriptedModel, textTurn, toolCallTurn } from '@rxagen
 import { AgentBusyError, AgentConfigError, InvalidTranscriptError } from '../errors/agent-errors.js';
 import { AuthError } from '../errors/provider-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import { ABORT_MARKER_TEXT } from '../loop/abort-marker.js';
+import { ABORT_MARKER_TEXT } from '../messages/abort-marker.js';
 import { assistantText, contentText } from '../messages/message-helpers.js';
 import { validateMessageSequence } from '../messages/message-sequence.js';
 import type { AgentMessage, ChatModel } from '../index.js';

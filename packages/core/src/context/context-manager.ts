@@ -2,7 +2,7 @@ import type { ObservableInput, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, Message, Usage } from '../messages/types.js';
 import type { SystemBlock, ToolSpec } from '../model/chat-model.js';
-import type { ContextUsage } from './context-usage.js';
+import type { ContextUsage } from '../events/context-usage.js';
 
 /**
  * What a context manager reports when it rewrote the context (emitted as `compaction`).

@@ -1,29 +1,26 @@
 import type { WarningEvent } from '../events/agent-event.js';
-import type { RunFacts } from '../loop/run-facts.js';
 import type { AssistantMessage } from '../messages/types.js';
 import { MODEL_PRICES } from './model-prices.js';
-import { modelPrice, usageCost } from './model-price.js';
-
-// Models already reported as unpriced, per run: one warning each, however many calls.
-const reported = new WeakMap<RunFacts, Set<string>>();
+import { modelPrice, usageCost, type PriceTable } from './model-price.js';
 
 /**
  * The assistant message with `usage.costUsd` filled from the run's `prices` and the built-in
  * table (a cost the provider reported is kept). A model without a price gets no cost — never
- * a guess — and, the first time in a run, a `warning`: when its provider has a built-in table
- * or the run was given `prices`. Other providers (test models, local servers) stay silent.
+ * a guess — and a `warning` unless `warned` already names it (`unpriced` is the key to add):
+ * when its provider has a built-in table or the run was given `prices`. Other providers (test
+ * models, local servers) stay silent.
  *
  * @example
- * const { message, warning } = priceMessage(turn.run, finished, model.modelId);
+ * const { message, warning, unpriced } = priceMessage(config.prices, finished, model.modelId, []);
  */
 export function priceMessage(
-  run: RunFacts,
+  overrides: PriceTable | undefined,
   message: AssistantMessage,
   requestedModel: string,
-): { message: AssistantMessage; warning?: WarningEvent } {
+  warned: readonly string[],
+): { message: AssistantMessage; warning?: WarningEvent; unpriced?: string } {
   const usage = message.usage;
   if (!usage || usage.costUsd !== undefined) return { message };
-  const overrides = run.config.prices;
   const price =
     modelPrice(message.provider, message.model, overrides) ??
     (requestedModel !== message.model ? modelPrice(message.provider, requestedModel, overrides) : undefined);
@@ -31,12 +28,10 @@ export function priceMessage(
   const known = Object.prototype.hasOwnProperty.call(MODEL_PRICES, message.provider);
   if (!known && !overrides) return { message };
   const key = `${message.provider}/${message.model}`;
-  let seen = reported.get(run);
-  if (!seen) reported.set(run, (seen = new Set()));
-  if (seen.has(key)) return { message };
-  seen.add(key);
+  if (warned.includes(key)) return { message };
   return {
     message,
+    unpriced: key,
     warning: {
       type: 'warning',
       message:

@@ -9,7 +9,7 @@ import type {
   ToolResultMessage,
   Usage,
 } from '../messages/types.js';
-import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { StopReason, StopSignal } from './stop-signal.js';
 import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
 import type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './context-events.js';
 

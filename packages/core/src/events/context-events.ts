@@ -1,4 +1,4 @@
-import type { ContextUsage } from '../context/context-usage.js';
+import type { ContextUsage } from './context-usage.js';
 
 /**
  * How full the context is before a model call (emitted by `compactContext` when the manager

@@ -1,7 +1,6 @@
 import { catchError, defaultIfEmpty, isObservable, map, of, take, type Observable } from 'rxjs';
-import type { Turn } from '../loop/turn.js';
 import { isPromiseLike, toObservable } from '../util/to-observable.js';
-import type { GuardrailContext, MaybeAsync } from './guardrail.js';
+import type { MaybeAsync } from './guardrail.js';
 
 /** A check's first answer, or why it could not give one (a throw, an error). */
 export type CheckAnswer<V> = { ok: true; verdict: V | undefined } | { ok: false; error: string };
@@ -32,22 +31,6 @@ export function checkGuardrail<V>(check: () => MaybeAsync<V | undefined | void>)
     defaultIfEmpty<CheckAnswer<V>, CheckAnswer<V>>({ ok: true, verdict: undefined }),
     catchError((error: unknown) => of<CheckAnswer<V>>({ ok: false, error: errorText(error) })),
   );
-}
-
-/**
- * What a guardrail sees of the run at `turn`.
- *
- * @example
- * guardrail.check(input, guardrailContext(turn));
- */
-export function guardrailContext(turn: Turn): GuardrailContext {
-  return {
-    runId: turn.run.runId,
-    step: turn.step,
-    messages: turn.messages,
-    signal: turn.run.signal,
-    scheduler: turn.run.scheduler,
-  };
 }
 
 /**

@@ -1,9 +1,8 @@
 import { concat, concatMap, defer, of, throwError, type Observable } from 'rxjs';
-import { GuardrailStop } from '../errors/guardrail-stop.js';
+import { GuardrailStop } from './guardrail-stop.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { GuardrailEndEvent, GuardrailKind, GuardrailStartEvent } from '../events/guardrail-events.js';
-import { settled, type CallSettled } from '../tools/call-settled.js';
-import type { CallItem } from '../tools/run-tool-call.js';
+import { settled, type CallItem, type CallSettled } from '../tools/call-settled.js';
 import { errorToolResult } from '../tools/tool-output.js';
 import { checkGuardrail, jsonInfo } from './check-guardrail.js';
 import type { GuardrailTripMode } from './guardrail-config.js';

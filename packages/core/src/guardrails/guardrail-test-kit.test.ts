@@ -1,8 +1,8 @@
 import { catchError, map, throwError, type Observable } from 'rxjs';
 import { assistantMessage, finishEvent, textDelta } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
-import type { Turn } from '../loop/turn.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
+import type { Turn } from '../turn/turn.js';
 import { assistantText } from '../messages/message-helpers.js';
 import type { ChatModel } from '../model/chat-model.js';
 import type { ModelEvent } from '../model/model-event.js';

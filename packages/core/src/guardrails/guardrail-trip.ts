@@ -1,10 +1,6 @@
-import { of, throwError, type Observable } from 'rxjs';
-import { GuardrailTrippedError } from '../errors/guardrail-tripped-error.js';
+import { GuardrailTrippedError } from './guardrail-tripped-error.js';
 import type { GuardrailEndEvent, GuardrailKind } from '../events/guardrail-events.js';
-import type { LoopItem } from '../loop/loop-item.js';
-import type { Turn } from '../loop/turn.js';
-import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
-import type { GuardrailTripMode } from './guardrail-config.js';
+import { stopSignal, type StopSignal } from '../events/stop-signal.js';
 
 const KIND_LABEL: Record<GuardrailKind, string> = {
   input: 'Input',
@@ -43,15 +39,4 @@ export function tripSignal(trip: GuardrailEndEvent): StopSignal {
  */
 export function tripError(trip: GuardrailEndEvent): GuardrailTrippedError {
   return new GuardrailTrippedError(trip.guardrail, trip.kind, trip.reason ?? 'No reason given.', trip.info);
-}
-
-/**
- * What a trip does at `turn`: the turn stopped with the guardrail's signal, or the typed error.
- *
- * @example
- * return trip ? tripped(turn, trip, options.onTrip) : of(turn);
- */
-export function tripped(turn: Turn, trip: GuardrailEndEvent, mode?: GuardrailTripMode): Observable<LoopItem> {
-  const onTrip = mode ?? turn.run.config.onGuardrailTrip ?? 'stop';
-  return onTrip === 'error' ? throwError(() => tripError(trip)) : of(turn.withStop(tripSignal(trip)));
 }

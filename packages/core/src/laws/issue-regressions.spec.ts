@@ -31,9 +31,9 @@ import {
 import { PipelineError } from '../errors/pipeline-error.js';
 import { NetworkError } from '../errors/provider-errors.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
-import type { RunAgentConfig } from '../loop/run-config.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
 import { runAgent } from '../loop/run-agent.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { validateMessageSequence } from '../messages/message-sequence.js';
 import type { AssistantMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';

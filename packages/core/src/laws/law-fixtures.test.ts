@@ -27,8 +27,8 @@ import {
 import { z } from 'zod';
 import { NetworkError } from '../errors/provider-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn, type LoopItem, type LoopOperator } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn, type LoopItem, type LoopOperator } from '../turn/loop-item.js';
 import type { AssistantMessage, TextPart, ToolCallPart, Usage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import type { ModelEvent } from '../model/model-event.js';

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { asyncScheduler, finalize, tap, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Pipeline, RunAgentConfig } from '../loop/run-config.js';
+import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
 import { runAgent } from '../loop/run-agent.js';
 import { validateMessageSequence, type MessageSequenceIssue } from '../messages/message-sequence.js';
 import type { AgentMessage } from '../messages/types.js';

@@ -3,7 +3,7 @@
 // no-op, never a second model call — and leaves nothing running.
 import fc from 'fast-check';
 import { PipelineError } from '../errors/pipeline-error.js';
-import type { LoopOperator } from '../loop/loop-item.js';
+import type { LoopOperator } from '../turn/loop-item.js';
 import { executeTools } from '../operators/execute-tools.js';
 import { llmStep } from '../operators/llm-step.js';
 import { stopWhen } from '../operators/stop-when.js';

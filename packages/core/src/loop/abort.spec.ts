@@ -16,7 +16,7 @@ import type { AgentMessage, ToolCallPart } from '../messages/types.js';
 import type { ModelEvent } from '../model/model-event.js';
 import { withState } from '../state/with-state.js';
 import { tool } from '../tools/tool.js';
-import { ABORT_MARKER_TEXT, ABORT_MARKER_TOOL_USE_TEXT } from './abort-marker.js';
+import { ABORT_MARKER_TEXT, ABORT_MARKER_TOOL_USE_TEXT } from '../messages/abort-marker.js';
 import { runAgent } from './run-agent.js';
 
 const call = (id: string, ms: number): ToolCallPart => ({

@@ -3,9 +3,9 @@ import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent, StepResult } from '../events/agent-event.js';
 import { toolCalls, toolErrorResult } from '../messages/message-helpers.js';
 import type { AgentMessage } from '../messages/types.js';
-import { stopSignal, type StopSignal } from '../stop/stop-signal.js';
-import { toUserMessage } from './message-queue.js';
-import type { Turn } from './turn.js';
+import { stopSignal, type StopSignal } from '../events/stop-signal.js';
+import { toUserMessage } from '../turn/message-queue.js';
+import type { Turn } from '../turn/turn.js';
 
 /** What the loop does after a turn: go on with the next one, or end the run. */
 export type TurnDecision =

@@ -2,8 +2,8 @@ import { AgentConfigError } from '../errors/agent-errors.js';
 import { compactContext } from '../operators/compact-context.js';
 import { executeTools } from '../operators/execute-tools.js';
 import { stopWhen } from '../operators/stop-when.js';
-import type { Pipeline, RunAgentConfig } from './run-config.js';
-import type { LoopOperator } from './loop-item.js';
+import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
+import type { LoopOperator } from '../turn/loop-item.js';
 import { guardedModelCall, outputGuardOf, withConfigGuardrails } from './guardrail-pipeline.js';
 
 function stopConditions(config: RunAgentConfig) {

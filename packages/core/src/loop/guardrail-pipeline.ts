@@ -2,8 +2,8 @@ import { AgentConfigError } from '../errors/agent-errors.js';
 import { inputGuard } from '../operators/input-guard.js';
 import { llmStep } from '../operators/llm-step.js';
 import { outputGuard } from '../operators/output-guard.js';
-import type { LoopOperator } from './loop-item.js';
-import type { Pipeline, RunAgentConfig } from './run-config.js';
+import type { LoopOperator } from '../turn/loop-item.js';
+import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
 
 /**
  * The model call of the default pipeline: `llmStep()`, guarded by the config's

@@ -20,27 +20,26 @@ import {
   takeUntil,
   tap,
 } from 'rxjs';
-import { validateRunConfig } from '../config/validate-run-config.js';
+import { validateRunConfig } from './validate-run-config.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { AgentMessage } from '../messages/types.js';
 import { asTurn } from '../operators/turn-operator.js';
-import { stopSignal } from '../stop/stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 import { decideTurn } from './decide-turn.js';
 import { resolvePipeline } from './default-pipeline.js';
-import { toUserMessage } from './message-queue.js';
-import { buildPipeline } from './pipeline-build.js';
-import { withOutputStage, withStructuredOutput } from '../output/prepare-output.js';
+import { toUserMessage } from '../turn/message-queue.js';
+import { withOutputStage, withStructuredOutput } from './prepare-output.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import type { AgentEventOf } from '../output/typed-events.js';
-import type { RunAgentConfig } from './run-config.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
 import { RunScope } from './run-scope.js';
 import { RunWatch } from './run-watch.js';
-import { Turn } from './turn.js';
-import type { SteeringQueue } from './run-facts.js';
-import type { LoopItem } from './loop-item.js';
+import { Turn } from '../turn/turn.js';
+import type { SteeringQueue } from '../turn/run-facts.js';
+import type { LoopItem } from '../turn/loop-item.js';
 
 /** The run's pipeline, subscribed on one turn's items (its opening events, then the turn). */
 type PassPipeline = (items: readonly LoopItem[]) => Observable<LoopItem>;
@@ -103,11 +102,7 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
     let pipeline$: Observable<LoopItem>;
     let first: Turn;
     try {
-      const { output$, registrations } = buildPipeline(
-        scope,
-        withOutputStage(config, resolvePipeline(config)),
-        defer(() => from(turnItems)),
-      );
+      const output$: unknown = withOutputStage(config, resolvePipeline(config))(defer(() => from(turnItems)));
       if (!isObservable(output$)) {
         throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
       }
@@ -116,12 +111,9 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
         ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
         : [];
       first = Turn.first(scope, prior, [], {
-        steering: [...steering, ...registrations.steering],
-        followUps: [
-          ...(config.followUp$ ? [scope.attach(config.followUp$)] : []),
-          ...registrations.followUps,
-        ],
-        guards: [...(config.guardStop ? [config.guardStop] : []), ...registrations.guards],
+        steering,
+        followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
+        guards: config.guardStop ? [config.guardStop] : [],
       });
     } catch (error) {
       // Sources attached before the failure must not outlive the run that never started.

@@ -4,7 +4,8 @@ import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/t
 import type { AgentEvent } from '../events/agent-event.js';
 import { tool } from '../tools/tool.js';
 import { runAgent } from './run-agent.js';
-import type { InstrumentedRun, RunInstrument, ToolScopeCall } from './run-instrument.js';
+import type { InstrumentedRun, RunInstrument } from '../turn/run-instrument.js';
+import type { ToolScopeCall } from '../tools/tool-scope.js';
 
 /** A scope that records which call was "current" whenever `current()` is read inside it. */
 function recordingScope() {

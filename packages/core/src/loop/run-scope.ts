@@ -1,35 +1,13 @@
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
-import { AgentConfigError } from '../errors/agent-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ChatModel, ToolSpec } from '../model/chat-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toToolSpec } from '../tools/validate-args.js';
 import { LazyAbortController } from '../util/lazy-abort.js';
-import { MessageQueue, type UserInput } from './message-queue.js';
-import type { RunAgentConfig } from './run-config.js';
-import type { RunFacts } from './run-facts.js';
-
-const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map();
-
-/** @internal The run's tools by name, checked (each well formed, names unique). */
-export function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
-  if (!tools || tools.length === 0) return NO_TOOLS;
-  const map = new Map<string, AnyTool>();
-  for (const tool of tools) {
-    if (!tool || typeof tool.name !== 'string' || !tool.name || typeof tool.execute !== 'function') {
-      throw new AgentConfigError(
-        'Every tool needs a non-empty "name" and an "execute" function: define tools with tool({...}).',
-      );
-    }
-    if (map.has(tool.name)) {
-      throw new AgentConfigError(
-        `Two tools are named "${tool.name}": tool names must be unique within a run.`,
-      );
-    }
-    map.set(tool.name, tool);
-  }
-  return map;
-}
+import { MessageQueue, type UserInput } from '../turn/message-queue.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
+import type { RunFacts } from '../turn/run-facts.js';
+import { toolMap } from '../turn/tool-map.js';
 
 /**
  * The facts of one run and what lives as long as it: the run's abort signal and the message

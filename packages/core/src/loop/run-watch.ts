@@ -3,7 +3,7 @@ import { toolCalls } from '../messages/message-helpers.js';
 import type { AgentMessage, AssistantMessage, ToolResultMessage, Usage } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
 import { AppendLog } from '../util/append-log.js';
-import { abortMarker, CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from './abort-marker.js';
+import { abortMarker, CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../messages/abort-marker.js';
 
 interface OpenCall {
   name: string;

@@ -1,8 +1,8 @@
-import type { Turn } from '../loop/turn.js';
-import { MODEL_CALL_OPTIONS } from '../loop/run-config.js';
+import type { Turn } from '../turn/turn.js';
+import { MODEL_CALL_OPTIONS } from '../turn/run-config.js';
 import type { Message } from '../messages/types.js';
 import type { ChatRequest } from '../model/chat-model.js';
-import { visibleToolSpecs } from '../tools/deferred-tool-specs.js';
+import { visibleToolSpecs } from './deferred-tool-specs.js';
 
 /**
  * The request of one model call, made fresh for each call from the turn: the run's system

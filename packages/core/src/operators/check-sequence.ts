@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
+import type { Turn } from '../turn/turn.js';
 import { repairMessageSequence, validateMessageSequence } from '../messages/message-sequence.js';
 import type { Message } from '../messages/types.js';
 

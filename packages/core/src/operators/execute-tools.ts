@@ -1,7 +1,7 @@
 import { of } from 'rxjs';
-import { validateExecuteToolsOptions } from '../config/validate-operator-options.js';
+import { validateExecuteToolsOptions } from './validate-operator-options.js';
 import { PipelineError } from '../errors/pipeline-error.js';
-import type { LoopOperator } from '../loop/loop-item.js';
+import type { LoopOperator } from '../turn/loop-item.js';
 import { toolCalls } from '../messages/message-helpers.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { runToolBatch } from './tool-batch.js';

@@ -2,8 +2,8 @@ import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn } from '../turn/loop-item.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import { guardStop } from './guard-stop.js';
 

@@ -1,6 +1,5 @@
 import { of } from 'rxjs';
-import { registerGuard } from '../loop/pipeline-build.js';
-import type { LoopOperator } from '../loop/loop-item.js';
+import type { LoopOperator } from '../turn/loop-item.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import { turnOperator } from './turn-operator.js';
 
@@ -18,9 +17,5 @@ import { turnOperator } from './turn-operator.js';
  * runAgent({ model, tools, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), mustFinish) });
  */
 export function guardStop(guard: StopGuard): LoopOperator {
-  const add = turnOperator('guardStop', (turn) => of(turn.withGuard(guard)));
-  return (source) => {
-    registerGuard(guard);
-    return add(source);
-  };
+  return turnOperator('guardStop', (turn) => of(turn.withGuard(guard)));
 }

@@ -1,7 +1,7 @@
 import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn, timeline } from '@rxagent/testing';
-import { GuardrailTrippedError } from '../errors/guardrail-tripped-error.js';
+import { GuardrailTrippedError } from '../guardrails/guardrail-tripped-error.js';
 import { helloValues, streamModel, summarized } from '../guardrails/guardrail-test-kit.test.js';
 import type { GuardrailVerdict, InputGuardrail } from '../guardrails/guardrail.js';
 import { inputGuard } from './input-guard.js';

@@ -3,8 +3,8 @@ import { TestScheduler } from 'rxjs/testing';
 import { aTurn, assistantMessage, finishEvent, marbleModel, textDelta, timeline } from '@rxagent/testing';
 import { AuthError, NetworkError } from '../errors/provider-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { assistantText, userMessage } from '../messages/message-helpers.js';
 import { llmStep } from './llm-step.js';
 

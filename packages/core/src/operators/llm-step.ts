@@ -1,8 +1,8 @@
 import { concat, of } from 'rxjs';
-import { validateLlmStepOptions } from '../config/validate-operator-options.js';
+import { validateLlmStepOptions } from './validate-operator-options.js';
 import { PipelineError } from '../errors/pipeline-error.js';
-import type { LoopOperator } from '../loop/loop-item.js';
-import type { RetryBackoff } from '../loop/run-config.js';
+import type { LoopOperator } from '../turn/loop-item.js';
+import type { RetryBackoff } from '../turn/run-config.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { callModel } from './call-model.js';
 import { checkSequence } from './check-sequence.js';

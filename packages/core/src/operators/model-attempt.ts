@@ -1,13 +1,16 @@
 import { Observable } from 'rxjs';
 import { PartialStreamError } from '../errors/provider-errors.js';
-import type { Turn } from '../loop/turn.js';
-import type { LoopItem } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import type { LoopItem } from '../turn/loop-item.js';
 import type { AssistantMessage, UserMessage } from '../messages/types.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { MessageBuilder } from '../model/message-builder.js';
 import type { ModelEvent } from '../model/model-event.js';
 import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
+
+/** Where the run keeps the models it already warned about as unpriced (one warning each). */
+const UNPRICED = 'prices.unpriced';
 
 /**
  * One attempt of a model call: subscribes the model's stream for `request` and folds it into
@@ -65,12 +68,14 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
           subscriber.error(error);
           return;
         }
-        const priced = priceMessage(turn.run, message, model.modelId);
+        const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
+        const priced = priceMessage(turn.run.config.prices, message, model.modelId, warned);
         message = priced.message;
+        const base = priced.unpriced ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced]) : turn;
         if (!started) start();
         if (priced.warning) subscriber.next(priced.warning);
         subscriber.next({ type: 'message-end', message });
-        subscriber.next(withLengthRecovery(turn, message));
+        subscriber.next(withLengthRecovery(base, message));
         subscriber.complete();
       },
     });

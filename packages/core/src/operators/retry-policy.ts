@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors/provider-error.js';
 import { OverloadedError, RateLimitError } from '../errors/provider-errors.js';
-import type { RetryBackoff } from '../loop/run-config.js';
+import type { RetryBackoff } from '../turn/run-config.js';
 
 /**
  * The wait before retry number `attempt` (1-based): the provider's retry-after when it sent

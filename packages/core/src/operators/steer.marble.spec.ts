@@ -2,9 +2,9 @@ import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn, assistantMessage, testRunFacts, timeline } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import { MessageQueue } from '../loop/message-queue.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
+import { MessageQueue } from '../turn/message-queue.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { followUp, steer } from './steer.js';
 
 // Marble tests of steer and followUp alone: each attaches its source to the run (once) and

@@ -11,7 +11,7 @@ import {
 } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
 import { runAgent } from '../loop/run-agent.js';
-import { MessageQueue } from '../loop/message-queue.js';
+import { MessageQueue } from '../turn/message-queue.js';
 import { contentText } from '../messages/message-helpers.js';
 import type { ToolResultMessage } from '../messages/types.js';
 import { tool } from '../tools/tool.js';

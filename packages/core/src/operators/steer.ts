@@ -1,7 +1,6 @@
 import { from, of, type Observable } from 'rxjs';
-import { toUserMessage, type MessageQueue, type UserInput } from '../loop/message-queue.js';
-import { registerFollowUps, registerSteering } from '../loop/pipeline-build.js';
-import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
+import { toUserMessage, type MessageQueue, type UserInput } from '../turn/message-queue.js';
+import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -17,8 +16,8 @@ export interface SteerOptions {
 }
 
 /**
- * Delivers user messages that arrive mid-run. The source is subscribed when the run builds
- * its pipeline and stays subscribed until the run ends; its messages are delivered before the
+ * Delivers user messages that arrive mid-run. The source is subscribed when the first turn
+ * reaches this operator and stays subscribed until the run ends (the turn carries its queue on); its messages are delivered before the
  * next model call (at this operator when it comes before `llmStep()`, else at the start of
  * the next turn). In `'interrupt'` mode a message arriving while tools run stops the batch
  * early: calls not yet started get `Skipped due to queued user message.`, running
@@ -39,7 +38,7 @@ export function steer(
   options: SteerOptions = {},
 ): LoopOperator {
   const mode = options.mode ?? 'interrupt';
-  const deliver = turnOperator('steer', (turn) => {
+  return turnOperator('steer', (turn) => {
     const queue = turn.run.attach(input$);
     const steered = turn.withSteering(queue, mode);
     // Before the model call, what is queued goes into this turn; after it, into the next one.
@@ -53,10 +52,6 @@ export function steer(
     items.push(steered.appended(messages));
     return from(items);
   });
-  return (source) => {
-    registerSteering(input$, mode);
-    return deliver(source);
-  };
 }
 
 /**
@@ -70,9 +65,5 @@ export function steer(
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), followUp(of('Now summarize.'))) });
  */
 export function followUp(input$: Observable<UserInput> | MessageQueue): LoopOperator {
-  const add = turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
-  return (source) => {
-    registerFollowUps(input$);
-    return add(source);
-  };
+  return turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
 }

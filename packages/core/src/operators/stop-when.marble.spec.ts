@@ -2,12 +2,12 @@ import { catchError, map, throwError, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn, assistantMessage } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { or } from '../stop/combinators.js';
 import type { StopCondition } from '../stop/stop-condition.js';
 import { hasToolCall, stepCountIs, timeBudget } from '../stop/stop-conditions.js';
-import { stopSignal } from '../stop/stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 import { stopWhen } from './stop-when.js';
 
 // Marble tests of stopWhen alone: a fixture turn after its model call and tools, in the RxJS

@@ -1,7 +1,7 @@
 import { from, of } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
+import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 import { evaluateStopCondition } from '../stop/evaluate-stop-condition.js';
 import type { StopCondition, StopContext } from '../stop/stop-condition.js';
 import { turnOperator } from './turn-operator.js';

@@ -18,17 +18,18 @@ import {
 } from 'rxjs';
 import type { AgentStop } from '../errors/agent-stop.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import type { LoopItem } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import type { LoopItem } from '../turn/loop-item.js';
 import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
-import { stopSignal } from '../stop/stop-signal.js';
-import { GuardrailStop } from '../errors/guardrail-stop.js';
-import { toolGuardEnv } from '../guardrails/tool-guard-env.js';
+import { stopSignal } from '../events/stop-signal.js';
+import { GuardrailStop } from '../guardrails/guardrail-stop.js';
+import { toolGuardEnv } from './tool-guard-env.js';
 import { flag, type CallSettled } from '../tools/call-settled.js';
-import { runToolCall, type CallItem } from '../tools/run-tool-call.js';
+import { runToolCall } from './run-tool-call.js';
+import type { CallItem } from '../tools/call-settled.js';
 import { errorToolResult } from '../tools/tool-output.js';
-import type { ToolScope } from '../tools/execute-tool.js';
-import type { ToolScopeCall } from '../loop/run-instrument.js';
+import type { ToolScope } from '../tools/tool-scope.js';
+import type { ToolScopeCall } from '../tools/tool-scope.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 
 /**

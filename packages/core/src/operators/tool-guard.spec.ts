@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { collectEvents, scriptedModel, settleRun, textTurn, toolCallTurn } from '@rxagent/testing';
-import { GuardrailTrippedError } from '../errors/guardrail-tripped-error.js';
+import { GuardrailTrippedError } from '../guardrails/guardrail-tripped-error.js';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';

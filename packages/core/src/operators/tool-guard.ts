@@ -2,8 +2,8 @@ import { of } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import { checkGuardrailList } from '../guardrails/check-guardrail-list.js';
 import type { ToolGuardrail } from '../guardrails/guardrail.js';
-import { addToolGuardrails } from '../guardrails/tool-guard-env.js';
-import type { LoopOperator } from '../loop/loop-item.js';
+import { addToolGuardrails } from './tool-guard-env.js';
+import type { LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
 /**

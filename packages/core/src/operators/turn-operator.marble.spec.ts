@@ -2,8 +2,8 @@ import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { aTurn } from '@rxagent/testing';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../loop/turn.js';
-import { isTurn, type LoopItem } from '../loop/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { userMessage } from '../messages/message-helpers.js';
 import { turnOperator } from './turn-operator.js';
 

@@ -10,8 +10,8 @@ import {
   type ObservableInput,
 } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
-import { Turn } from '../loop/turn.js';
-import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
+import { Turn } from '../turn/turn.js';
+import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 
 /**
  * Checks one item of a pipeline's stream: returns the turn when it is one, undefined for an

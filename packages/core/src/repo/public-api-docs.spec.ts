@@ -1,13 +1,29 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 
 // Repository rule: every public export has a doc comment with an example. This reads each
 // package's src/index.ts with the compiler and checks every exported symbol's declaration.
 const root = resolve(__dirname, '../../../..');
-const packages = ['core', 'testing', 'openai', 'anthropic', 'tools', 'context', 'proxy'].filter((p) =>
+const packages = readdirSync(join(root, 'packages')).filter((p) =>
   existsSync(join(root, 'packages', p, 'src/index.ts')),
 );
+// Every entry a package exports (`.` and its subpaths, e.g. `@rxagent/core/models`).
+const entries = packages.flatMap((name) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as {
+    exports?: Record<string, unknown>;
+  };
+  return Object.keys(manifest.exports ?? { '.': {} })
+    .filter((key) => key !== './package.json')
+    .map((key) => {
+      const file = key === '.' ? 'index' : key.slice(2);
+      return {
+        label: `@rxagent/${name}${key === '.' ? '' : key.slice(1)}`,
+        file: join(root, 'packages', name, 'src', `${file}.ts`),
+      };
+    })
+    .filter((entry) => existsSync(entry.file));
+});
 
 function undocumented(entry: string): { missingDoc: string[]; missingExample: string[] } {
   const program = ts.createProgram([entry], {
@@ -38,8 +54,8 @@ function undocumented(entry: string): { missingDoc: string[]; missingExample: st
   return { missingDoc, missingExample };
 }
 
-describe.each(packages)('@rxagent/%s public API', (name) => {
-  const result = undocumented(join(root, 'packages', name, 'src/index.ts'));
+describe.each(entries)('$label public API', ({ file }) => {
+  const result = undocumented(file);
 
   it('has a doc comment on every export', () => {
     expect(result.missingDoc).toEqual([]);

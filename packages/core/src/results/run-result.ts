@@ -11,7 +11,7 @@ import {
 import type { AgentEndEvent, AgentEvent, StepResult } from '../events/agent-event.js';
 import { assistantText } from '../messages/message-helpers.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
-import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { StopReason, StopSignal } from '../events/stop-signal.js';
 import { NoRunResultError } from './result-errors.js';
 
 /**

@@ -3,9 +3,9 @@ import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';
-import type { StopReason, StopSignal } from '../stop/stop-signal.js';
+import type { StopReason, StopSignal } from '../events/stop-signal.js';
 import type { RunningGuardrail } from './reduce-guardrail.js';
-import type { ContextUsage } from '../context/context-usage.js';
+import type { ContextUsage } from '../events/context-usage.js';
 
 /**
  * Where a run is. `idle` is where the loop parks after `agent-end`; `done`, `cancelled` and

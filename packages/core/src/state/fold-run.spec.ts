@@ -4,7 +4,7 @@ import { AuthError } from '../errors/provider-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { userMessage } from '../messages/message-helpers.js';
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from '../messages/types.js';
-import type { StopReason } from '../stop/stop-signal.js';
+import type { StopReason } from '../events/stop-signal.js';
 import { AppendLog } from '../util/append-log.js';
 import { initialAgentState, isTerminal, type AgentState } from './agent-state.js';
 import { foldRun } from './fold-run.js';

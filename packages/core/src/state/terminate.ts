@@ -1,5 +1,5 @@
 import { serializeError } from '../errors/serialize-error.js';
-import { CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../loop/abort-marker.js';
+import { CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../messages/abort-marker.js';
 import { toolErrorResult } from '../messages/message-helpers.js';
 import type { ToolResult } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';

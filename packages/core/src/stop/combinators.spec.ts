@@ -7,7 +7,7 @@ import { and, not, or } from './combinators.js';
 import { evaluateStopCondition, judgeStopCondition } from './evaluate-stop-condition.js';
 import type { StopCondition, StopContext } from './stop-condition.js';
 import { hasToolCall, stepCountIs, timeBudget, tokenBudget } from './stop-conditions.js';
-import { stopSignal } from './stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 
 const step = (n: number, tools: string[] = []): StepResult => ({
   step: n,

@@ -1,6 +1,6 @@
 import { evaluateStopCondition, judgeStopCondition } from './evaluate-stop-condition.js';
 import type { StopCondition } from './stop-condition.js';
-import { stopSignal, type StopSignal } from './stop-signal.js';
+import { stopSignal, type StopSignal } from '../events/stop-signal.js';
 
 /**
  * Stops when any of the conditions does, with the signal of the first one that does. A

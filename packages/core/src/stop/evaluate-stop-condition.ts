@@ -1,5 +1,5 @@
 import type { StopCondition, StopContext } from './stop-condition.js';
-import { stopSignal, type StopSignal } from './stop-signal.js';
+import { stopSignal, type StopSignal } from '../events/stop-signal.js';
 
 /**
  * What one stop condition said: `met` (with its signal), `not-met`, or `threw` (already

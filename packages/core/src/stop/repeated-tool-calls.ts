@@ -1,7 +1,7 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { ToolCallPart } from '../messages/types.js';
 import type { StopCondition } from './stop-condition.js';
-import { stopSignal } from './stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 
 /** The arguments as one string with object keys sorted, so `{a,b}` and `{b,a}` repeat each other. */
 function canonical(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { StepResult } from '../events/agent-event.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
-import type { StopSignal } from './stop-signal.js';
+import type { StopSignal } from '../events/stop-signal.js';
 
 /**
  * What a stop predicate sees after a step's model call and tools.

@@ -11,7 +11,7 @@ import {
 import { StopGuardEscalationError } from '../errors/agent-errors.js';
 import type { AgentEndEvent, AgentEvent, StepResult } from '../events/agent-event.js';
 import { runAgent } from '../loop/run-agent.js';
-import type { RunAgentConfig } from '../loop/run-config.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
 import { tool } from '../tools/tool.js';
 import { and, not, or } from './combinators.js';
 import type { StopCondition, StopContext } from './stop-condition.js';
@@ -23,7 +23,7 @@ import {
   timeBudget,
   tokenBudget,
 } from './stop-conditions.js';
-import { stopSignal } from './stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 
 const noop = tool({ name: 'noop', description: 'noop', parameters: z.object({}), execute: () => 'ok' });
 const finish = tool({

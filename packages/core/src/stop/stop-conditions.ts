@@ -1,6 +1,6 @@
 import type { FinishReason, Usage } from '../messages/types.js';
 import type { StopCondition } from './stop-condition.js';
-import { stopSignal } from './stop-signal.js';
+import { stopSignal } from '../events/stop-signal.js';
 
 /**
  * Stops once `count` steps (model calls) are done, with reason `steps-limit`.

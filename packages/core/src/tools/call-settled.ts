@@ -1,5 +1,5 @@
 import type { AgentStop } from '../errors/agent-stop.js';
-import type { ToolResult } from '../events/agent-event.js';
+import type { AgentEvent, ToolResult } from '../events/agent-event.js';
 
 /** What happened to one call, for the circuit breaker and the stop rules. */
 export type CallOutcome = 'success' | 'error' | 'refused' | 'rejected';
@@ -41,3 +41,6 @@ export function flag(
     return fallback;
   }
 }
+
+/** An item of one call's stream: its events, then its one outcome. */
+export type CallItem = AgentEvent | CallSettled;

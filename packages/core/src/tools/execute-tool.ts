@@ -19,7 +19,7 @@ import type { CallContext } from './call-context.js';
 import { settled, type CallSettled } from './call-settled.js';
 import type { AnyTool } from './tool.js';
 import type { ToolMiddleware } from './tool-hooks.js';
-import type { ToolScopeCall } from '../loop/run-instrument.js';
+import type { ToolScope } from './tool-scope.js';
 import { errorText, errorToolResult, toToolResult } from './tool-output.js';
 
 /** What `executeTool` needs besides the call. */
@@ -37,9 +37,6 @@ export interface ExecuteToolEnv {
   /** Runs the execution inside the run instrument's scope (see `RunInstrument.toolScope`). */
   toolScope?: ToolScope;
 }
-
-/** `RunInstrument.toolScope`, bound. */
-export type ToolScope = <T>(call: ToolScopeCall, execute: () => T) => T;
 
 /** Subscribes to `run$` inside the scope, so what the tool starts then belongs to it. */
 function scoped<T>(env: ExecuteToolEnv, call: ToolCallPart, run$: Observable<T>): Observable<T> {

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { lastValueFrom, toArray } from 'rxjs';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { AgentConfigError } from '../errors/agent-errors.js';
-import { StructuredOutputError } from '../errors/structured-output-error.js';
+import { StructuredOutputError } from '../output/structured-output-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { runAgent } from '../loop/run-agent.js';
 import { contentText } from '../messages/message-helpers.js';
 import type { UserMessage } from '../messages/types.js';
 import { withState } from '../state/with-state.js';
 import { jsonSchema, tool } from '../tools/tool.js';
-import type { AgentEndEventOf } from './typed-events.js';
+import type { AgentEndEventOf } from '../output/typed-events.js';
 
 const weather = z.object({ city: z.string(), tempC: z.number(), note: z.string().optional() });
 const lookup = tool({

@@ -1,8 +1,8 @@
-import type { RunFacts } from '../loop/run-facts.js';
-import type { Turn } from '../loop/turn.js';
-import { guardrailContext } from './check-guardrail.js';
-import type { ToolGuardEnv } from './guard-tool-call.js';
-import type { ToolGuardrail } from './guardrail.js';
+import type { RunFacts } from '../turn/run-facts.js';
+import type { Turn } from '../turn/turn.js';
+import { guardrailContext } from './guardrail-context.js';
+import type { ToolGuardEnv } from '../guardrails/guard-tool-call.js';
+import type { ToolGuardrail } from '../guardrails/guardrail.js';
 
 // The tool guardrails `toolGuard()` added to a run: it runs before `executeTools()`, which
 // reads them here. Keyed by the run's facts, so they end with the run.

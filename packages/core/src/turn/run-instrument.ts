@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { ToolScopeCall } from '../tools/tool-scope.js';
 
 /**
  * The run an instrument is attached to, as known when it is subscribed.
@@ -13,18 +14,6 @@ export interface InstrumentedRun {
   scheduler: SchedulerLike;
   provider: string;
   modelId: string;
-}
-
-/**
- * The tool call whose execution a `toolScope` wraps.
- *
- * @example
- * const call: ToolScopeCall = { runId: 'r1', toolCallId: 'call_1', toolName: 'read' };
- */
-export interface ToolScopeCall {
-  runId: string;
-  toolCallId: string;
-  toolName: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ArgumentIssue } from '../tools/validate-args.js';
 import { clip } from '../util/clip.js';
-import { RxAgentError } from './rxagent-error.js';
+import { RxAgentError } from '../errors/rxagent-error.js';
 
 /**
  * The model's final answer did not match the run's `output` schema after every retry (or the

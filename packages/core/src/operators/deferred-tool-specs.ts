@@ -1,9 +1,9 @@
-import type { RunFacts } from '../loop/run-facts.js';
-import type { Turn } from '../loop/turn.js';
+import type { RunFacts } from '../turn/run-facts.js';
+import type { Turn } from '../turn/turn.js';
 import type { ToolSpec } from '../model/chat-model.js';
-import type { AnyTool } from './tool.js';
+import type { AnyTool } from '../tools/tool.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
-import { activatedTools, TOOL_SEARCH_NAME } from './tool-search.js';
+import { activatedTools, TOOL_SEARCH_NAME } from '../tools/tool-search.js';
 
 interface Scan {
   count: number;

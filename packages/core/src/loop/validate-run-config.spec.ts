@@ -1,7 +1,7 @@
 import { asyncScheduler, EMPTY } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentConfigError } from '../errors/agent-errors.js';
-import type { RunAgentConfig } from '../loop/run-config.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { validateRunConfig } from './validate-run-config.js';
 

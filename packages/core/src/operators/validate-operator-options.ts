@@ -1,7 +1,12 @@
-import type { ExecuteToolsOptions } from '../operators/execute-tools.js';
-import type { LlmStepOptions } from '../operators/llm-step.js';
-import { checkNumber, invalidOption } from './check-number.js';
-import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
+import type { ExecuteToolsOptions } from './execute-tools.js';
+import type { LlmStepOptions } from './llm-step.js';
+import { checkNumber, invalidOption } from '../config/check-number.js';
+import {
+  checkRequestNumbers,
+  checkRetryBackoff,
+  checkToolHooks,
+  OPTION_RULES,
+} from '../config/option-rules.js';
 
 function asOptions(key: string, value: unknown): Record<string, unknown> {
   if (value === undefined) return {};

@@ -1,5 +1,5 @@
 import type { GuardrailKind } from '../events/guardrail-events.js';
-import { RxAgentError } from './rxagent-error.js';
+import { RxAgentError } from '../errors/rxagent-error.js';
 
 /**
  * A guardrail tripped and the run was asked to fail instead of stopping

@@ -1,12 +1,12 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
-import type { LoopOperator } from '../loop/loop-item.js';
-import type { Pipeline, RunAgentConfig } from '../loop/run-config.js';
+import type { LoopOperator } from '../turn/loop-item.js';
+import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
 import type { JSONSchema, ResponseFormat } from '../model/chat-model.js';
-import { finalAnswerTool } from './final-answer-tool.js';
-import { resolveOutputMode } from './output-mode.js';
-import { resolveOutput } from './output-schema.js';
-import { closeObjects, toStrictJsonSchema } from './strict-json-schema.js';
-import { structuredOutput, type OutputSpec } from './structured-output.js';
+import { finalAnswerTool } from '../output/final-answer-tool.js';
+import { resolveOutputMode } from '../output/output-mode.js';
+import { resolveOutput } from '../output/output-schema.js';
+import { closeObjects, toStrictJsonSchema } from '../output/strict-json-schema.js';
+import { structuredOutput, type OutputSpec } from '../operators/structured-output.js';
 
 const FINAL_TOOL = 'final_answer';
 const specs = new WeakMap<RunAgentConfig, OutputSpec>();

@@ -18,16 +18,17 @@ import type { AgentMessage, ToolCallPart } from '../messages/types.js';
 import { clip } from '../util/clip.js';
 import { LazyAbortController } from '../util/lazy-abort.js';
 import { isPromiseLike, toObservable } from '../util/to-observable.js';
-import { approvalNeeded, toApprovalDecision } from './approval-decision.js';
-import { CallContext } from './call-context.js';
-import { settled, type CallOutcome, type CallSettled } from './call-settled.js';
-import { executeTool, type ToolScope } from './execute-tool.js';
-import { promiseToolWarning } from './virtual-time-warning.js';
+import { approvalNeeded, toApprovalDecision } from '../tools/approval-decision.js';
+import { CallContext } from '../tools/call-context.js';
+import { settled, type CallItem, type CallOutcome, type CallSettled } from '../tools/call-settled.js';
+import { executeTool } from '../tools/execute-tool.js';
+import type { ToolScope } from '../tools/tool-scope.js';
+import { promiseToolWarning } from '../tools/virtual-time-warning.js';
 import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
-import type { AnyTool } from './tool.js';
-import type { Approver, GateDecision, ToolGate, ToolMiddleware } from './tool-hooks.js';
-import { errorText, errorToolResult } from './tool-output.js';
-import { validateToolCall } from './validate-args.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Approver, GateDecision, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
+import { errorText, errorToolResult } from '../tools/tool-output.js';
+import { validateToolCall } from '../tools/validate-args.js';
 
 /** Everything one call's pipeline needs. */
 export interface ToolCallEnv {
@@ -52,9 +53,6 @@ export interface ToolCallEnv {
   /** The run instrument's scope around the execution. */
   toolScope?: ToolScope;
 }
-
-/** An item of one call's stream: its events, then its one outcome. */
-export type CallItem = AgentEvent | CallSettled;
 
 type Hook<T> = T | PromiseLike<T> | Observable<T>;
 type Answer<T> = { ok: true; value: T | undefined } | { ok: false; error: string };

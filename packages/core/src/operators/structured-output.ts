@@ -1,18 +1,18 @@
 import { concatMap, of } from 'rxjs';
-import { StructuredOutputError } from '../errors/structured-output-error.js';
-import type { LoopItem, LoopOperator } from '../loop/loop-item.js';
-import type { RunFacts } from '../loop/run-facts.js';
-import type { Turn } from '../loop/turn.js';
+import { StructuredOutputError } from '../output/structured-output-error.js';
+import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
+import type { RunFacts } from '../turn/run-facts.js';
+import type { Turn } from '../turn/turn.js';
 import { assistantText, toolCalls } from '../messages/message-helpers.js';
 import type { ToolCallPart, UserMessage } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
-import { turnOperator } from '../operators/turn-operator.js';
-import { stopSignal } from '../stop/stop-signal.js';
+import { turnOperator } from './turn-operator.js';
+import { stopSignal } from '../events/stop-signal.js';
 import type { ArgumentIssue } from '../tools/validate-args.js';
 import { clip } from '../util/clip.js';
-import type { ResolvedOutput } from './output-schema.js';
-import { checkAnswer, checkTextAnswer } from './parse-answer.js';
-import { partialOutputFollower } from './partial-output.js';
+import type { ResolvedOutput } from '../output/output-schema.js';
+import { checkAnswer, checkTextAnswer } from '../output/parse-answer.js';
+import { partialOutputFollower } from '../output/partial-output.js';
 
 /**
  * How a run's final answer is asked for and checked (made by `runAgent` from `output`).

@@ -1,5 +1,5 @@
-import type { StopSignal } from '../stop/stop-signal.js';
-import { AgentStop } from './agent-stop.js';
+import type { StopSignal } from '../events/stop-signal.js';
+import { AgentStop } from '../errors/agent-stop.js';
 
 /**
  * A tool guardrail tripped: the batch stops like after `AgentStop`, and the run ends with the

@@ -1,10 +1,15 @@
 import { checkPrices } from '../cost/check-prices.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
-import type { RunAgentConfig } from '../loop/run-config.js';
+import type { RunAgentConfig } from '../turn/run-config.js';
 import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
-import { checkNumber, invalidOption } from './check-number.js';
-import { checkArray, checkFunction, checkMethods, checkOneOf } from './check-shape.js';
-import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
+import { checkNumber, invalidOption } from '../config/check-number.js';
+import { checkArray, checkFunction, checkMethods, checkOneOf } from '../config/check-shape.js';
+import {
+  checkRequestNumbers,
+  checkRetryBackoff,
+  checkToolHooks,
+  OPTION_RULES,
+} from '../config/option-rules.js';
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;

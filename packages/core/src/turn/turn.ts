@@ -11,16 +11,17 @@ import type {
 } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
 import type { StopGuard } from '../stop/stop-condition.js';
-import type { StopSignal } from '../stop/stop-signal.js';
+import type { StopSignal } from '../events/stop-signal.js';
 import { AppendLog } from '../util/append-log.js';
 import type { MessageQueue } from './message-queue.js';
 import type { ToolSpec } from '../model/chat-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toToolSpec } from '../tools/validate-args.js';
 import type { RunFacts, SteeringQueue } from './run-facts.js';
-import { toolMap } from './run-scope.js';
+import { toolMap } from './tool-map.js';
 
 const TURN = Symbol.for('rxagent.turn');
+const NO_OPERATOR_STATE: Readonly<Record<string, unknown>> = Object.freeze({});
 
 interface TurnFields {
   readonly run: RunFacts;
@@ -42,6 +43,7 @@ interface TurnFields {
   readonly lengthRecoveries: number;
   readonly toolSet?: ToolSet;
   readonly output?: unknown;
+  readonly operators: Readonly<Record<string, unknown>>;
 }
 
 /** Tools that replace the run's from some turn on (`withTools`). */
@@ -109,6 +111,8 @@ export class Turn {
   private readonly toolSet?: ToolSet;
   /** The validated final answer of a run with `output` (set by its structured-output stage). */
   readonly output?: unknown;
+  /** What operators keep for the rest of the run, by operator name (JSON values). */
+  private readonly operators: Readonly<Record<string, unknown>>;
   private readonly log: AppendLog<AgentMessage>;
   private readonly modelLog: AppendLog<Message>;
   private readonly stepLog: AppendLog<StepResult>;
@@ -134,6 +138,7 @@ export class Turn {
     this.lengthRecoveries = fields.lengthRecoveries;
     this.toolSet = fields.toolSet;
     this.output = fields.output;
+    this.operators = fields.operators;
   }
 
   /**
@@ -166,6 +171,7 @@ export class Turn {
       guards: options.guards ?? [],
       toolErrors: new Map(),
       lengthRecoveries: 0,
+      operators: NO_OPERATOR_STATE,
     });
   }
 
@@ -234,6 +240,28 @@ export class Turn {
       modelLog: this.modelLog.append(...results),
       toolErrors,
     });
+  }
+
+  /**
+   * What the operator `name` keeps for the rest of the run (a retry count, warnings given), as
+   * it last stored it with `withOperatorState`; undefined at first. Values are plain JSON, so a
+   * snapshot of the turn carries them.
+   *
+   * @example
+   * const retries = turn.operatorState<number>('myRetry') ?? 0;
+   */
+  operatorState<T>(name: string): T | undefined {
+    return this.operators[name] as T | undefined;
+  }
+
+  /**
+   * This turn, and the turns after it, with `value` stored for the operator `name` (plain JSON).
+   *
+   * @example
+   * return of(turn.withOperatorState('myRetry', retries + 1));
+   */
+  withOperatorState(name: string, value: unknown): Turn {
+    return this.copy({ operators: { ...this.operators, [name]: value } });
   }
 
   /** This turn with the run's validated final answer. */
@@ -332,6 +360,7 @@ export class Turn {
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
       toolSet: this.toolSet,
+      operators: this.operators,
     });
   }
 
@@ -364,6 +393,7 @@ export class Turn {
       lengthRecoveries: this.lengthRecoveries,
       toolSet: this.toolSet,
       output: this.output,
+      operators: this.operators,
       ...changes,
     });
   }

@@ -6,7 +6,7 @@ import { executeTools } from '../operators/execute-tools.js';
 import { llmStep } from '../operators/llm-step.js';
 import { tool } from '../tools/tool.js';
 import { isTurn } from './loop-item.js';
-import { runAgent } from './run-agent.js';
+import { runAgent } from '../loop/run-agent.js';
 
 const echo = tool({
   name: 'echo',

@@ -1,5 +1,5 @@
-import type { AssistantMessage, ToolCallPart } from '../messages/types.js';
-import { emptyUsage } from '../messages/usage.js';
+import type { AssistantMessage, ToolCallPart } from './types.js';
+import { emptyUsage } from './usage.js';
 
 /**
  * The abort marker the model reads after a run was interrupted while it was answering.

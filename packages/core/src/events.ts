@@ -1,0 +1,22 @@
+// Each event of `AgentEvent` by its own name: the entry `@rxagent/core/events`. (The union,
+// `AgentEvent`, is on the main entry; narrow it with `event.type`.)
+export type {
+  AgentEndEvent,
+  AgentStartEvent,
+  ApprovalEndEvent,
+  ApprovalRequestEvent,
+  CompactionEvent,
+  MessageDelta,
+  MessageEndEvent,
+  MessageStartEvent,
+  MessageUpdateEvent,
+  OutputUpdateEvent,
+  RetryEvent,
+  ToolEndEvent,
+  ToolStartEvent,
+  ToolUpdateEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+  WarningEvent,
+} from './events/agent-event.js';
+export type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './events/context-events.js';

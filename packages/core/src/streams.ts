@@ -1,0 +1,27 @@
+// A run's events on a wire, shared between subscribers, recorded, replayed, or reduced to a
+// result: the entry `@rxagent/core/streams`.
+export { runResult, toResult } from './results/run-result.js';
+export type { RunResult } from './results/run-result.js';
+export { eachEvent } from './results/each-event.js';
+export type { EachEventOptions } from './results/each-event.js';
+export {
+  EventBufferOverflowError,
+  NoRunResultError,
+  RemoteRunError,
+  RunReleasedError,
+  SSEConnectionError,
+} from './results/result-errors.js';
+export { shareRun } from './streams/share-run.js';
+export type { RunHub, SequencedEvent, ShareRunOptions } from './streams/share-run.js';
+export { SSE_HEADERS } from './streams/sse-frames.js';
+export { sseFrames, sseResponse, toSSEStream } from './streams/to-sse-stream.js';
+export type { SSEStreamOptions } from './streams/to-sse-stream.js';
+export { sendSSE } from './streams/send-sse.js';
+export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
+export { fromSSE } from './streams/from-sse.js';
+export type { FromSSEOptions } from './streams/from-sse.js';
+export { recordRun } from './replay/record-run.js';
+export type { RecordedEvent } from './replay/record-run.js';
+export { foldEvents, replayRun } from './replay/replay-run.js';
+export type { ReplayOptions } from './replay/replay-run.js';
+export { resumeTranscript } from './replay/resume-transcript.js';
