@@ -115,7 +115,7 @@ export { Turn } from './turn/turn.js';
 export type { TurnContextUpdate } from './turn/turn.js';
 export { isTurn } from './turn/loop-item.js';
 export type { LoopItem, LoopOperator } from './turn/loop-item.js';
-export type { RunFacts, SteeringQueue } from './turn/run-facts.js';
+export type { RunFacts, StartedSource, SteeringQueue } from './turn/run-facts.js';
 export { MessageQueue, toUserMessage } from './turn/message-queue.js';
 export type { UserInput } from './turn/message-queue.js';
 export { defaultPipeline } from './loop/default-pipeline.js';

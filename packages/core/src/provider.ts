@@ -40,3 +40,5 @@ export { activatedTools, TOOL_SEARCH_NAME } from './tools/tool-search.js';
 export type { InstrumentedRun, RunInstrument } from './turn/run-instrument.js';
 export type { ToolScopeCall } from './tools/tool-scope.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
+export { runSettings } from './turn/run-settings.js';
+export type { RunSettings, ToolSettings } from './turn/run-settings.js';

@@ -48,7 +48,7 @@ describe('aTurn', () => {
     expect(String(notes[0]?.error)).toContain('aTurn() was given no model');
   });
 
-  it('takes the tools (and their specs for the model), the config and the scheduler', () => {
+  it('takes the tools (and their specs for the model), the settings from the config, and the scheduler', () => {
     const turn = aTurn({
       tools: [weather],
       config: { maxRetries: 1, system: 'Be brief.' },
@@ -58,12 +58,8 @@ describe('aTurn', () => {
     expect(turn.run.toolSpecs).toEqual([
       expect.objectContaining({ name: 'weather', description: 'Weather for a city' }),
     ]);
-    expect(turn.run.config).toMatchObject({
-      maxRetries: 1,
-      system: 'Be brief.',
-      tools: [weather],
-      scheduler: queueScheduler,
-    });
+    expect(turn.run.settings).toMatchObject({ maxRetries: 1, request: { system: 'Be brief.' } });
+    expect(turn.run.settings.tools.concurrency).toBe(8);
     expect(turn.run.scheduler).toBe(queueScheduler);
     expect(() => aTurn({ tools: [weather, weather] })).toThrow('two tools are named "weather"');
   });

@@ -10,12 +10,13 @@ import {
   type ChatModel,
   type RunAgentConfig,
   type RunFacts,
+  type StartedSource,
   type StepResult,
   type StopSignal,
   type ToolResultMessage,
   type UserInput,
 } from '@rxagent/core';
-import { toToolSpec, type ToolSpec } from '@rxagent/core/provider';
+import { runSettings, toToolSpec, type ToolSpec } from '@rxagent/core/provider';
 
 /**
  * Options of `testRunFacts`: the run a fixture turn belongs to.
@@ -108,7 +109,7 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
   const warnings: string[] = [];
   return {
     runId: options.runId ?? extra.runId ?? 'test-run',
-    config,
+    settings: runSettings(config),
     model,
     tools,
     toolSpecs,
@@ -117,10 +118,18 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
     startedAt: scheduler.now(),
     priorLength: options.priorLength ?? 0,
     warnings,
-    attach(source: Observable<UserInput> | MessageQueue): MessageQueue {
+    attach(source: Observable<UserInput> | MessageQueue, started?: StartedSource): MessageQueue {
       if (source instanceof MessageQueue) return source;
       const known = sources.get(source);
-      if (known) return known;
+      if (known) {
+        started?.subscription.unsubscribe();
+        return known;
+      }
+      if (started) {
+        sources.set(source, started.queue);
+        subscriptions.add(() => started.subscription.unsubscribe());
+        return started.queue;
+      }
       const queue = new MessageQueue();
       sources.set(source, queue);
       subscriptions.add(
@@ -136,6 +145,9 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
     },
     abort(reason?: unknown): void {
       cancel.abort(reason);
+    },
+    warn(message: string): void {
+      warnings.push(message);
     },
     close(): void {
       subscriptions.unsubscribe();

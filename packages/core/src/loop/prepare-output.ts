@@ -9,7 +9,6 @@ import { closeObjects, toStrictJsonSchema } from '../output/strict-json-schema.j
 import { structuredOutput, type OutputSpec } from '../operators/structured-output.js';
 
 const FINAL_TOOL = 'final_answer';
-const specs = new WeakMap<RunAgentConfig, OutputSpec>();
 
 function checkRetries(value: unknown): number {
   if (value === undefined) return 2;
@@ -22,15 +21,19 @@ function checkRetries(value: unknown): number {
 }
 
 /**
- * The run config a run with `output` really uses: in native mode the provider's JSON-schema
- * response format (rewritten to OpenAI's strict subset for OpenAI, objects closed for
- * Anthropic); in tool mode one more tool, `final_answer`. Without `output`, the config as it is.
+ * The run config a run with `output` really uses, and how its answer is checked: in native
+ * mode the provider's JSON-schema response format (rewritten to OpenAI's strict subset for
+ * OpenAI, objects closed for Anthropic); in tool mode one more tool, `final_answer`. Without
+ * `output`, the config as it is and no spec.
  *
  * @example
- * const runConfig = withStructuredOutput({ model, prompt, output: z.object({ city: z.string() }) });
+ * const { config, outputSpec } = withStructuredOutput({ model, prompt, output: z.object({ city: z.string() }) });
  */
-export function withStructuredOutput(config: RunAgentConfig): RunAgentConfig {
-  if (config.output === undefined) return config;
+export function withStructuredOutput(config: RunAgentConfig): {
+  config: RunAgentConfig;
+  outputSpec?: OutputSpec;
+} {
+  if (config.output === undefined) return { config };
   if (config.responseFormat !== undefined) {
     throw new AgentConfigError(
       'output and responseFormat were both given: output sets the response format itself, so remove responseFormat.',
@@ -68,19 +71,17 @@ export function withStructuredOutput(config: RunAgentConfig): RunAgentConfig {
     prepared = { ...config, tools: [...(config.tools ?? []), finalAnswerTool(output, FINAL_TOOL)] };
   }
   const spec: OutputSpec = { output, mode: resolvedMode, toolName: FINAL_TOOL, maxRetries };
-  specs.set(prepared, strictFrom ? { ...spec, strictFrom } : spec);
-  return prepared;
+  return { config: prepared, outputSpec: strictFrom ? { ...spec, strictFrom } : spec };
 }
 
 /**
- * The pipeline with the run's structured-output stage at its end (for a config made by
+ * The pipeline with the run's structured-output stage at its end (for the spec made by
  * `withStructuredOutput`); the pipeline as it is otherwise.
  *
  * @example
- * const pipeline = withOutputStage(runConfig, resolvePipeline(runConfig));
+ * const pipeline = withOutputStage(outputSpec, resolvePipeline(config));
  */
-export function withOutputStage(config: RunAgentConfig, pipeline: Pipeline): Pipeline {
-  const spec = specs.get(config);
+export function withOutputStage(spec: OutputSpec | undefined, pipeline: Pipeline): Pipeline {
   if (!spec) return pipeline;
   const stage: LoopOperator = structuredOutput(spec);
   return (turn$) => stage(pipeline(turn$));

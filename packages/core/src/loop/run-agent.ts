@@ -1,54 +1,21 @@
-import {
-  asyncScheduler,
-  concat,
-  defer,
-  EMPTY,
-  expand,
-  filter,
-  finalize,
-  from,
-  fromEvent,
-  ignoreElements,
-  isObservable,
-  merge,
-  type Observable,
-  of,
-  queueScheduler,
-  Subject,
-  subscribeOn,
-  take,
-  takeUntil,
-  tap,
-} from 'rxjs';
-import { validateRunConfig } from './validate-run-config.js';
+import { asyncScheduler, defer, Observable } from 'rxjs';
 import { AgentConfigError } from '../errors/agent-errors.js';
-import { PipelineError } from '../errors/pipeline-error.js';
-import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { AgentMessage } from '../messages/types.js';
-import { asTurn } from '../operators/turn-operator.js';
-import { stopSignal } from '../events/stop-signal.js';
-import { decideTurn } from './decide-turn.js';
-import { resolvePipeline } from './default-pipeline.js';
-import { toUserMessage } from '../turn/message-queue.js';
-import { withOutputStage, withStructuredOutput } from './prepare-output.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import type { AgentEventOf } from '../output/typed-events.js';
-import type { RunAgentConfig } from '../turn/run-config.js';
-import { RunScope } from './run-scope.js';
-import { RunWatch } from './run-watch.js';
-import { Turn } from '../turn/turn.js';
+import { toUserMessage } from '../turn/message-queue.js';
 import type { SteeringQueue } from '../turn/run-facts.js';
-import type { LoopItem } from '../turn/loop-item.js';
-
-/** The run's pipeline, subscribed on one turn's items (its opening events, then the turn). */
-type PassPipeline = (items: readonly LoopItem[]) => Observable<LoopItem>;
-
-/** A turn to run next, with the messages that open it (prompt, follow-ups, steering). */
-interface NextTurn {
-  readonly turn: Turn;
-  readonly input: readonly AgentMessage[];
-}
+import type { RunAgentConfig } from '../turn/run-config.js';
+import { Turn } from '../turn/turn.js';
+import { abortEnding } from './abort-ending.js';
+import { resolvePipeline } from './default-pipeline.js';
+import { withOutputStage, withStructuredOutput } from './prepare-output.js';
+import { RunScope } from './run-scope.js';
+import { turnLoop, type PassProgress } from './turn-loop.js';
+import { validateRunConfig } from './validate-run-config.js';
+import { chainedObserver } from '../util/chained-observer.js';
 
 /**
  * Runs the agent loop: the model is called, the tools it asks for run, their results go back,
@@ -79,7 +46,7 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
       );
     }
     validateRunConfig(given);
-    const config = withStructuredOutput(given);
+    const { config, outputSpec } = withStructuredOutput(given);
     const scheduler = config.scheduler ?? asyncScheduler;
     const now = scheduler.now();
     const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
@@ -90,173 +57,81 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
       );
     }
     const runId = config.runId ?? globalThis.crypto.randomUUID();
-    const out = new Subject<AgentEvent>();
-    // Warnings raised before the run's body is subscribed (a source failing as it is attached)
-    // wait for it instead of going to a Subject nobody listens to yet.
-    let early: AgentEvent[] | undefined = [];
-    const scope = new RunScope(config, scheduler, runId, prior.length, (event) =>
-      early ? early.push(event) : out.next(event),
-    );
-    // The pipeline is built once per run and subscribed once per turn, on the turn's items.
-    let turnItems: readonly LoopItem[] = [];
-    let pipeline$: Observable<LoopItem>;
-    let first: Turn;
-    try {
-      const output$: unknown = withOutputStage(config, resolvePipeline(config))(defer(() => from(turnItems)));
-      if (!isObservable(output$)) {
-        throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
-      }
-      pipeline$ = output$ as Observable<LoopItem>;
-      const steering: SteeringQueue[] = config.steering$
-        ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
-        : [];
-      first = Turn.first(scope, prior, [], {
-        steering,
-        followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
-        guards: config.guardStop ? [config.guardStop] : [],
-      });
-    } catch (error) {
-      // Sources attached before the failure must not outlive the run that never started.
-      scope.close(true);
-      throw error;
-    }
-    const runPass = (items: readonly LoopItem[]) => {
-      turnItems = items;
-      return pipeline$;
-    };
-    const watch = new RunWatch();
-    const starting: AgentEvent[] = [{ type: 'agent-start', runId, messages: prior }];
-    if (repairs.length > 0) {
-      const what = repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
-      starting.push({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
-    }
-    let ended = false;
-    let aborted = false;
-    const maxSteps = config.maxSteps ?? 10;
-    const body$ = merge(out, loop(runPass, { turn: first, input: prompt }, maxSteps, out)).pipe(
-      tap((event) => {
-        watch.see(event);
-        if (event.type === 'agent-end') ended = true;
-      }),
-    );
-    const signal = config.signal;
-    const abort$ = signal
-      ? defer(() => (signal.aborted ? of(true) : fromEvent(signal, 'abort').pipe(take(1)))).pipe(
-          tap(() => (aborted = true)),
-        )
-      : undefined;
-    const run$ = concat(
-      defer(() => {
-        const raised = early ?? [];
-        early = undefined;
-        const events = [...starting, ...raised];
-        for (const event of events) watch.see(event);
-        return from(events);
-      }),
-      abort$ ? body$.pipe(takeUntil(abort$)) : body$,
-      // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
-      defer(() => {
-        if (!aborted || ended) return EMPTY;
+    const pipeline = withOutputStage(outputSpec, resolvePipeline(config));
+    const run$ = new Observable<AgentEvent>((subscriber) => {
+      // Warnings raised before the run's first event (a source failing as it is attached) wait
+      // for `agent-start`; later ones go out as they come.
+      let early: AgentEvent[] | undefined = [];
+      const scope = new RunScope(config, scheduler, runId, prior.length, (event) =>
+        early ? early.push(event) : subscriber.next(event),
+      );
+      let first: Turn;
+      try {
+        const steering: SteeringQueue[] = config.steering$
+          ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
+          : [];
+        first = Turn.first(scope, prior, [], {
+          steering,
+          followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
+          guards: config.guardStop ? [config.guardStop] : [],
+        });
+      } catch (error) {
+        // Sources attached before the failure must not outlive the run that never started.
         scope.close(true);
-        const closing = watch.closingEvents(scope.model.provider, scope.model.modelId, scheduler.now());
-        for (const event of closing) watch.see(event);
-        const end: AgentEvent = {
-          type: 'agent-end',
-          reason: 'user-requested',
-          signal: stopSignal('user-requested', 'The run was aborted.', { source: 'signal' }),
-          messages: watch.appended(),
-          usage: watch.usage,
-          steps: watch.steps,
-        };
-        return from([...closing, end]);
-      }),
-    ).pipe(finalize(() => scope.close(!ended)));
+        subscriber.error(error);
+        return undefined;
+      }
+      subscriber.next({ type: 'agent-start', runId, messages: prior });
+      if (repairs.length > 0) {
+        const what = repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
+        subscriber.next({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
+      }
+      for (const event of early) subscriber.next(event);
+      early = undefined;
+      let ended = false;
+      let pass: PassProgress | undefined;
+      const signal = config.signal;
+      // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
+      const endAborted = (): void => {
+        ended = true;
+        scope.close(true);
+        for (const event of abortEnding(pass, first, scheduler.now())) subscriber.next(event);
+        subscriber.complete();
+      };
+      // Registered before the loop runs: a subscriber that leaves synchronously, from inside its
+      // `next`, ends what lives with the run at once.
+      subscriber.add(() => {
+        signal?.removeEventListener('abort', onAbort);
+        scope.close(!ended);
+      });
+      if (subscriber.closed) return undefined;
+      if (signal?.aborted) {
+        endAborted();
+        return undefined;
+      }
+      const body = chainedObserver<AgentEvent>(subscriber, {
+        next: (event) => {
+          if (event.type === 'agent-end') ended = true;
+          subscriber.next(event);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      function onAbort(): void {
+        if (ended || subscriber.closed) return;
+        body.unsubscribe();
+        endAborted();
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      turnLoop(pipeline, { turn: first, input: prompt }, config.maxSteps ?? 10, (p) => (pass = p)).subscribe(
+        body,
+      );
+      return undefined;
+    });
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
     return instrument.events(run$, { runId, scheduler, provider, modelId });
-  });
-}
-
-/**
- * The turns, one after another: each is a pass of the pipeline; its events go to `out`, and
- * the decision after it gives the next turn or the end. `expand` keeps the stack flat: each
- * pass is subscribed on the queue scheduler, so a synchronous model and tools run 10,000
- * steps without recursion.
- */
-function loop(
-  pipeline: PassPipeline,
-  first: NextTurn,
-  maxSteps: number,
-  out: Subject<AgentEvent>,
-): Observable<never> {
-  return of(first).pipe(
-    expand((next) => pass(pipeline, next, maxSteps, out).pipe(subscribeOn(queueScheduler))),
-    ignoreElements(),
-    tap({ complete: () => out.complete() }),
-  );
-}
-
-/** One turn through the pipeline, then the decision: its events, then the next turn if any. */
-function pass(
-  pipeline: PassPipeline,
-  next: NextTurn,
-  maxSteps: number,
-  out: Subject<AgentEvent>,
-): Observable<NextTurn> {
-  return defer(() => {
-    const base = next.turn;
-    const now = base.run.scheduler.now();
-    const steered = base.steering.flatMap((s) => s.queue.drain()).map((m) => toUserMessage(m, now));
-    const input = [...next.input, ...steered];
-    const turn = base.appended(input);
-    const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
-    for (const message of input)
-      opening.push({ type: 'message-start', message }, { type: 'message-end', message });
-    opening.push(turn);
-    let result: Turn | undefined;
-    // Events go straight to the run's output; only the next turn goes back to `expand`.
-    const checked$ = pipeline(opening).pipe(
-      filter((item): item is never => {
-        const turnOut = asTurn(item, 'The loop');
-        if (!turnOut) {
-          out.next(item as AgentEvent);
-          return false;
-        }
-        if (result) {
-          throw new PipelineError(
-            'The pipeline passed the turn on twice: each operator must emit exactly one turn for the one it receives.',
-          );
-        }
-        if (turnOut.run !== turn.run || turnOut.step !== turn.step) {
-          throw new PipelineError(
-            `The pipeline passed on a turn of another ${turnOut.run !== turn.run ? 'run' : 'step'}: pass on the turn you received (changed with its with… methods).`,
-          );
-        }
-        result = turnOut;
-        return false;
-      }),
-    );
-    return concat(
-      checked$,
-      defer(() => {
-        const decision = decideTurn(result, maxSteps);
-        for (const event of decision.events) out.next(event);
-        if ('next' in decision) return of<NextTurn>({ turn: decision.next, input: decision.input });
-        const { last, end } = decision;
-        const agentEnd: AgentEndEvent = {
-          type: 'agent-end',
-          reason: end.reason,
-          signal: end,
-          messages: last.transcript.sliceFrom(last.run.priorLength),
-          usage: last.usage,
-          steps: last.steps.length + (last.assistant ? 1 : 0),
-        };
-        if (last.output !== undefined) agentEnd.output = last.output;
-        out.next(agentEnd);
-        return EMPTY;
-      }),
-    );
   });
 }
 

@@ -6,7 +6,8 @@ import { toToolSpec } from '../tools/validate-args.js';
 import { LazyAbortController } from '../util/lazy-abort.js';
 import { MessageQueue, type UserInput } from '../turn/message-queue.js';
 import type { RunAgentConfig } from '../turn/run-config.js';
-import type { RunFacts } from '../turn/run-facts.js';
+import type { RunFacts, StartedSource } from '../turn/run-facts.js';
+import { runSettings, type RunSettings } from '../turn/run-settings.js';
 import { toolMap } from '../turn/tool-map.js';
 
 /**
@@ -19,6 +20,7 @@ import { toolMap } from '../turn/tool-map.js';
  */
 export class RunScope implements RunFacts {
   readonly model: ChatModel;
+  readonly settings: RunSettings;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly startedAt: number;
@@ -28,13 +30,14 @@ export class RunScope implements RunFacts {
   private subscriptions?: Subscription;
 
   constructor(
-    readonly config: RunAgentConfig,
+    config: RunAgentConfig,
     readonly scheduler: SchedulerLike,
     readonly runId: string,
     readonly priorLength: number,
-    private readonly warn: (event: AgentEvent) => void,
+    private readonly report: (event: AgentEvent) => void,
   ) {
     this.model = config.model;
+    this.settings = runSettings(config);
     this.tools = toolMap(config.tools);
     this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
     this.startedAt = scheduler.now();
@@ -44,24 +47,35 @@ export class RunScope implements RunFacts {
     return this.cancel.signal;
   }
 
-  attach(source: Observable<UserInput> | MessageQueue): MessageQueue {
+  attach(source: Observable<UserInput> | MessageQueue, started?: StartedSource): MessageQueue {
     if (source instanceof MessageQueue) return source;
     const sources = (this.sources ??= new Map<Observable<UserInput>, MessageQueue>());
     const known = sources.get(source);
-    if (known) return known;
+    if (known) {
+      started?.subscription.unsubscribe();
+      return known;
+    }
+    if (started) {
+      sources.set(source, started.queue);
+      (this.subscriptions ??= new Subscription()).add(() => started.subscription.unsubscribe());
+      return started.queue;
+    }
     const fed = new MessageQueue();
     sources.set(source, fed);
     (this.subscriptions ??= new Subscription()).add(
       source.subscribe({
         next: (message) => fed.push(message),
         error: (error: unknown) =>
-          this.warn({
-            type: 'warning',
-            message: `A message source of the run failed and was detached: ${error instanceof Error ? error.message : String(error)}`,
-          }),
+          this.warn(
+            `A message source of the run failed and was detached: ${error instanceof Error ? error.message : String(error)}`,
+          ),
       }),
     );
     return fed;
+  }
+
+  warn(message: string): void {
+    this.report({ type: 'warning', message });
   }
 
   /** Ends what lives with the run; `early` (aborted, unsubscribed, failed) aborts its signal. */

@@ -1,5 +1,4 @@
 import type { Turn } from '../turn/turn.js';
-import { MODEL_CALL_OPTIONS } from '../turn/run-config.js';
 import type { Message } from '../messages/types.js';
 import type { ChatRequest } from '../model/chat-model.js';
 import { visibleToolSpecs } from './deferred-tool-specs.js';
@@ -17,13 +16,8 @@ export function buildRequest(
   messages: readonly Message[],
   extra?: Partial<Omit<ChatRequest, 'messages'>>,
 ): ChatRequest {
-  const { config } = turn.run;
   const toolSpecs = visibleToolSpecs(turn);
-  const request: ChatRequest = { messages };
-  if (config.system !== undefined) request.system = config.system;
+  const request: ChatRequest = { ...turn.run.settings.request, messages };
   if (toolSpecs.length > 0) request.tools = [...toolSpecs];
-  for (const key of MODEL_CALL_OPTIONS) {
-    if (config[key] !== undefined) Object.assign(request, { [key]: config[key] });
-  }
   return extra ? { ...request, ...extra } : request;
 }

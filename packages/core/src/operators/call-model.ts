@@ -44,9 +44,9 @@ export function callModel(
   context: readonly Message[],
   options: LlmStepOptions,
 ): Observable<LoopItem> {
-  const { config, scheduler } = turn.run;
-  const maxRetries = options.maxRetries ?? config.maxRetries ?? 3;
-  const backoff = options.retryBackoff ?? config.retryBackoff;
+  const { settings, scheduler } = turn.run;
+  const maxRetries = options.maxRetries ?? settings.maxRetries;
+  const backoff = options.retryBackoff ?? settings.retryBackoff;
   const attempt = (
     attemptNo: number,
     messages: readonly Message[],
@@ -81,7 +81,7 @@ export function callModel(
         }
         if (!isRetryable(error)) return throwError(() => typed(error, model.provider));
         if (all.length > maxRetries) return throwError(() => new RetriesExhaustedError(all.length, all));
-        const delayMs = retryDelayMs(error, all.length, backoff, config.random);
+        const delayMs = retryDelayMs(error, all.length, backoff, settings.random);
         return concat(
           of(retryEvent(all.length, delayMs, error)),
           timer(delayMs, scheduler).pipe(

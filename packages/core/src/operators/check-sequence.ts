@@ -3,51 +3,57 @@ import type { Turn } from '../turn/turn.js';
 import { repairMessageSequence, validateMessageSequence } from '../messages/message-sequence.js';
 import type { Message } from '../messages/types.js';
 
+/** How far the run's transcript was checked, and the calls still waiting for a result there. */
 interface Cursor {
-  checked: number;
-  /** Tool calls of the last assistant message without a result yet (made when there are some). */
-  open?: Set<string>;
+  readonly checked: number;
+  readonly open?: readonly string[];
 }
 
-// Keyed by a transcript's backing store: appends in a line share it, so each message of a
-// run is checked once (a long run stays linear); a fork gets a store of its own.
-const cursors = new WeakMap<readonly Message[], Cursor>();
+// Where the run keeps its cursor: each message of a run is checked once (a long run stays linear).
+const CURSOR = 'llmStep.checked';
 
 /**
  * The messages a call is about to send, repaired if a provider would refuse them, with the
- * `warning` that says what was repaired. The turn's own transcript is checked incrementally;
- * a rewritten context (compaction) is checked whole.
+ * `warning` that says what was repaired, and the turn carrying how far the transcript is now
+ * checked. The turn's own transcript is checked incrementally; a rewritten context
+ * (compaction) is checked whole.
  *
  * @example
- * const { messages, warning } = checkSequence(turn);
+ * const { messages, warning, turn: checked } = checkSequence(turn);
  */
-export function checkSequence(turn: Turn): { messages: readonly Message[]; warning?: AgentEvent } {
-  if (turn.context) return repairIfNeeded(turn.context, turn);
+export function checkSequence(turn: Turn): {
+  messages: readonly Message[];
+  warning?: AgentEvent;
+  turn: Turn;
+} {
+  if (turn.context) return { ...repairIfNeeded(turn.context, turn), turn };
   const log = turn.modelTranscript;
-  const store = log.store;
-  let cursor = cursors.get(store);
-  if (!cursor || cursor.checked > log.length) {
-    cursor = { checked: 0 };
-    cursors.set(store, cursor);
-  }
+  let cursor = turn.operatorState<Cursor>(CURSOR);
+  if (!cursor || cursor.checked > log.length) cursor = { checked: 0 };
+  if (cursor.checked === log.length) return { messages: turn.modelMessages, turn };
+  const open = new Set(cursor.open);
   let valid = true;
   for (let i = cursor.checked; i < log.length; i++) {
-    const m = store[i] as Message;
+    const m = log.at(i) as Message;
     if (m.role === 'tool') {
-      if (!cursor.open?.delete(m.toolCallId)) valid = false;
+      if (!open.delete(m.toolCallId)) valid = false;
       continue;
     }
-    if (cursor.open?.size) valid = false;
-    cursor.open?.clear();
+    if (open.size) valid = false;
+    open.clear();
     if (m.role !== 'assistant') continue;
-    for (const p of m.content) if (p.type === 'tool-call') (cursor.open ??= new Set()).add(p.id);
+    for (const p of m.content) if (p.type === 'tool-call') open.add(p.id);
   }
-  cursor.checked = log.length;
-  if (cursor.open?.size) valid = false;
-  if (valid) return { messages: turn.modelMessages };
-  // Rare: something appended an invalid sequence. Repair this call's copy and start over.
-  cursors.delete(store);
-  return repairIfNeeded(turn.modelMessages, turn);
+  if (open.size) valid = false;
+  if (valid) {
+    const next: Cursor = { checked: log.length };
+    return { messages: turn.modelMessages, turn: turn.withOperatorState(CURSOR, next) };
+  }
+  // Rare: something appended an invalid sequence. Repair this call's copy and check it all next time.
+  return {
+    ...repairIfNeeded(turn.modelMessages, turn),
+    turn: turn.withOperatorState(CURSOR, { checked: 0 }),
+  };
 }
 
 function repairIfNeeded(

@@ -47,7 +47,7 @@ function managerContext(turn: Turn): ContextManagerContext {
     usage: turn.usage,
     signal: run.signal,
     scheduler: run.scheduler,
-    system: run.config.system,
+    system: run.settings.request.system,
     tools: run.toolSpecs,
   };
 }

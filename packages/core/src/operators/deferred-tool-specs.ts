@@ -1,14 +1,8 @@
-import type { RunFacts } from '../turn/run-facts.js';
 import type { Turn } from '../turn/turn.js';
 import type { ToolSpec } from '../model/chat-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import { activatedTools, TOOL_SEARCH_NAME } from '../tools/tool-search.js';
-
-interface Scan {
-  count: number;
-  active: Set<string>;
-}
 
 // Per tool list (a turn may change it with `withTools`): the names of its deferred tools.
 const deferredNames = new WeakMap<ReadonlyMap<string, AnyTool>, ReadonlySet<string>>();
@@ -28,33 +22,44 @@ function deferredOf(tools: ReadonlyMap<string, AnyTool>): ReadonlySet<string> {
   return names;
 }
 
-// Per run: the transcript grows by appends, so each call scans only the messages added since
-// the last call (a shorter transcript, after a rewrite, is scanned again from the start).
-const scans = new WeakMap<RunFacts, Scan>();
+/** How far the run's transcript was scanned for `tool_search` results, and what they activated. */
+interface Scan {
+  readonly scanned: number;
+  readonly active: readonly string[];
+}
+
+// Where the run keeps its scan: the transcript grows by appends, so each call scans only the
+// messages added since the last one (a shorter transcript, after a rewrite, is scanned again).
+const SCAN = 'toolSearch.activated';
 
 /**
- * The tool specs of this turn's request: every tool, except deferred tools that no
- * `tool_search` result in the transcript has activated. Deferred tools without a `tool_search`
+ * The turn with the deferred tools that `tool_search` results activated so far recorded on it
+ * (the same turn when the run has no deferred tools). Deferred tools without a `tool_search`
  * tool could never be called: that is an `AgentConfigError`.
  *
  * @example
- * const tools = visibleToolSpecs(turn);
+ * const scanned = withActivatedTools(turn);
+ */
+export function withActivatedTools(turn: Turn): Turn {
+  if (deferredOf(turn.tools).size === 0) return turn;
+  const messages = turn.messages;
+  let scan = turn.operatorState<Scan>(SCAN);
+  if (!scan || messages.length < scan.scanned) scan = { scanned: 0, active: [] };
+  if (scan.scanned === messages.length) return turn;
+  const active = activatedTools(messages, new Set(scan.active), scan.scanned);
+  return turn.withOperatorState(SCAN, { scanned: messages.length, active: [...active] });
+}
+
+/**
+ * The tool specs of this turn's request: every tool, except deferred tools that no
+ * `tool_search` result has activated (as recorded by `withActivatedTools`).
+ *
+ * @example
+ * const tools = visibleToolSpecs(withActivatedTools(turn));
  */
 export function visibleToolSpecs(turn: Turn): readonly ToolSpec[] {
   const deferred = deferredOf(turn.tools);
   if (deferred.size === 0) return turn.toolSpecs;
-  let scan = scans.get(turn.run);
-  if (!scan) {
-    scan = { count: 0, active: new Set() };
-    scans.set(turn.run, scan);
-  }
-  const messages = turn.messages;
-  if (messages.length < scan.count) {
-    scan.active = new Set();
-    scan.count = 0;
-  }
-  activatedTools(messages, scan.active, scan.count);
-  scan.count = messages.length;
-  const active = scan.active;
+  const active = new Set(turn.operatorState<Scan>(SCAN)?.active ?? activatedTools(turn.messages));
   return turn.toolSpecs.filter((spec) => !deferred.has(spec.name) || active.has(spec.name));
 }

@@ -12,6 +12,6 @@ import type { Turn } from '../turn/turn.js';
  * return trip ? tripped(turn, trip, options.onTrip) : of(turn);
  */
 export function tripped(turn: Turn, trip: GuardrailEndEvent, mode?: GuardrailTripMode): Observable<LoopItem> {
-  const onTrip = mode ?? turn.run.config.onGuardrailTrip ?? 'stop';
+  const onTrip = mode ?? turn.run.settings.onGuardrailTrip;
   return onTrip === 'error' ? throwError(() => tripError(trip)) : of(turn.withStop(tripSignal(trip)));
 }

@@ -6,6 +6,7 @@ import type { RetryBackoff } from '../turn/run-config.js';
 import type { ChatModel, ChatRequest } from '../model/chat-model.js';
 import { callModel } from './call-model.js';
 import { checkSequence } from './check-sequence.js';
+import { withActivatedTools } from './deferred-tool-specs.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -47,8 +48,9 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
           'once per turn, so keep a single llmStep() in it.',
       );
     }
-    const { messages, warning } = checkSequence(turn);
-    const call$ = callModel(turn, model ?? turn.run.model, messages, options);
+    const checked = checkSequence(withActivatedTools(turn));
+    const { messages, warning } = checked;
+    const call$ = callModel(checked.turn, model ?? turn.run.model, messages, options);
     return warning ? concat(of(warning), call$) : call$;
   });
 }

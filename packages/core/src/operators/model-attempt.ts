@@ -69,7 +69,7 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
           return;
         }
         const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
-        const priced = priceMessage(turn.run.config.prices, message, model.modelId, warned);
+        const priced = priceMessage(turn.run.settings.prices, message, model.modelId, warned);
         message = priced.message;
         const base = priced.unpriced ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced]) : turn;
         if (!started) start();
@@ -84,7 +84,7 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
 
 /** The turn with the message; after a stop on the output limit with no call, a "continue" prompt. */
 function withLengthRecovery(turn: Turn, message: AssistantMessage): Turn {
-  const max = turn.run.config.maxLengthRecoveries ?? 3;
+  const max = turn.run.settings.maxLengthRecoveries;
   const noToolCall = message.content.every((p) => p.type !== 'tool-call');
   if (message.stopReason !== 'length' || !noToolCall || turn.lengthRecoveries >= max) {
     return turn.withAssistant(message);

@@ -4,6 +4,10 @@ import { hello, summarized } from '../guardrails/guardrail-test-kit.test.js';
 import type { OutputGuardrail, OutputGuardrailVerdict } from '../guardrails/guardrail.js';
 import { testRunFacts } from '@rxagent/testing';
 import { outputGuard } from './output-guard.js';
+import { tap } from 'rxjs';
+import type { StepResult } from '../events/agent-event.js';
+import { isTurn } from '../turn/loop-item.js';
+import type { Turn } from '../turn/turn.js';
 
 // outputGuard alone: a fixture turn with the model's final answer, checks on marble frames.
 
@@ -58,13 +62,26 @@ describe('outputGuard (marbles)', () => {
   it('sends the model the reason and lets it try again when the verdict asks for a retry, then trips', () => {
     const run = testRunFacts();
     const guard = outputGuard([verdictGuard({ tripped: true, retry: true, reason: 'too short' }, 1)]);
+    let retried: Turn | undefined;
     testScheduler.run(({ cold, expectObservable }) => {
-      // The same run, two final answers: the first gets a retry, the second (retries spent) trips.
+      // The first final answer gets a retry; the turn carries the retries spent to the next one.
       const e1 = cold('-(t|)', { t: aTurn({ run, assistant: hello }) });
-      const e2 = cold('-(t|)', { t: aTurn({ run, step: 2, assistant: hello }) });
-      expectObservable(summarized(e1.pipe(guard))).toBe('-(Grn|)', letters);
-      expectObservable(summarized(e2.pipe(guard))).toBe('-(Ggt|)', letters);
+      const out$ = e1.pipe(
+        guard,
+        tap((item) => isTurn(item) && (retried = item)),
+      );
+      expectObservable(summarized(out$)).toBe('-(Grn|)', letters);
     });
+    const first = retried as Turn;
+    const second = first.nextTurn(first.stepResult() as StepResult, first.next).withAssistant(hello);
+    new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(
+      ({ cold, expectObservable }) => {
+        // The second final answer of the same run, with its retries spent, trips.
+        const e2 = cold('-(t|)', { t: second });
+        const tripped = { ...letters.t, roles: ['user', 'assistant', 'user', 'assistant'] };
+        expectObservable(summarized(e2.pipe(guard))).toBe('-(Ggt|)', { ...letters, t: tripped });
+      },
+    );
   });
 
   it('leaves turns with tool calls alone', () => {

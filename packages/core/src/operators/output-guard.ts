@@ -8,7 +8,6 @@ import type { GuardrailTripMode } from '../guardrails/guardrail-config.js';
 import { tripped } from './guardrail-tripped.js';
 import type { GuardrailOutput, OutputGuardrail } from '../guardrails/guardrail.js';
 import type { LoopOperator } from '../turn/loop-item.js';
-import type { RunFacts } from '../turn/run-facts.js';
 import type { Turn } from '../turn/turn.js';
 import { assistantText, toolCalls } from '../messages/message-helpers.js';
 import type { UserMessage } from '../messages/types.js';
@@ -30,7 +29,7 @@ const DEFAULT_MAX_RETRIES = 2;
 function outputOf(turn: Turn): GuardrailOutput {
   const message = turn.assistant as NonNullable<Turn['assistant']>;
   const text = assistantText(message);
-  const format = turn.run.config.responseFormat?.type;
+  const format = turn.run.settings.request.responseFormat?.type;
   if (format !== 'json' && format !== 'json-schema') return { message, text };
   try {
     return { message, text, json: JSON.parse(text) as unknown };
@@ -45,6 +44,9 @@ function retryMessage(retries: readonly GuardrailEndEvent[], now: number): UserM
   );
   return { role: 'user', content: `${reasons.join('\n')}\nPlease answer again.`, timestamp: now };
 }
+
+// Where the run keeps, per guardrail, how many retries it asked for (a snapshot carries it).
+const RETRIES = 'outputGuard.retries';
 
 /**
  * Checks the model's final answer (a message without tool calls that the run would stop on)
@@ -68,8 +70,6 @@ export function outputGuard(
   options: OutputGuardOptions = {},
 ): LoopOperator {
   checkGuardrailList('outputGuard', guardrails, ['check']);
-  // Retries per run (an operator may serve several runs), per guardrail.
-  const retriesByRun = new WeakMap<RunFacts, Map<string, number>>();
   return turnOperator('outputGuard', (turn) => {
     const message = turn.assistant;
     if (!message) {
@@ -81,16 +81,14 @@ export function outputGuard(
     const final =
       toolCalls(message).length === 0 && turn.next.length === 0 && message.stopReason !== 'aborted';
     if (!final || guardrails.length === 0 || turn.stop?.reason === 'guardrail') return of(turn);
-    let retries = retriesByRun.get(turn.run);
-    if (!retries) retriesByRun.set(turn.run, (retries = new Map<string, number>()));
-    const counts = retries;
+    const counts: Readonly<Record<string, number>> = turn.operatorState(RETRIES) ?? {};
     const output = outputOf(turn);
     const ctx = guardrailContext(turn);
     const seen: GuardrailEvent[] = [];
     const checks = guardrails.map((g) => ({
       name: g.name,
       check: () => g.check(output, ctx),
-      mayRetry: (counts.get(g.name) ?? 0) < (g.maxRetries ?? DEFAULT_MAX_RETRIES),
+      mayRetry: (counts[g.name] ?? 0) < (g.maxRetries ?? DEFAULT_MAX_RETRIES),
     }));
     return concat(
       checkAll('output', checks).pipe(tap((event) => seen.push(event))),
@@ -101,8 +99,11 @@ export function outputGuard(
           (e): e is GuardrailEndEvent => e.type === 'guardrail-end' && e.outcome === 'retry',
         );
         if (asked.length === 0) return of(turn);
-        for (const r of asked) counts.set(r.guardrail, (counts.get(r.guardrail) ?? 0) + 1);
-        return of(turn.withNext([retryMessage(asked, turn.run.scheduler.now())]));
+        const next = { ...counts };
+        for (const r of asked) next[r.guardrail] = (next[r.guardrail] ?? 0) + 1;
+        return of(
+          turn.withOperatorState(RETRIES, next).withNext([retryMessage(asked, turn.run.scheduler.now())]),
+        );
       }),
     );
   });

@@ -1,20 +1,18 @@
-import type { Observable } from 'rxjs';
 import {
   catchError,
   concat,
   concatMap,
   defaultIfEmpty,
-  defer,
   isObservable,
   map,
+  Observable,
   of,
   take,
-  tap,
-  finalize,
   type SchedulerLike,
 } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, ToolCallPart } from '../messages/types.js';
+import { chainedObserver } from '../util/chained-observer.js';
 import { clip } from '../util/clip.js';
 import { LazyAbortController } from '../util/lazy-abort.js';
 import { isPromiseLike, toObservable } from '../util/to-observable.js';
@@ -23,7 +21,6 @@ import { CallContext } from '../tools/call-context.js';
 import { settled, type CallItem, type CallOutcome, type CallSettled } from '../tools/call-settled.js';
 import { executeTool } from '../tools/execute-tool.js';
 import type { ToolScope } from '../tools/tool-scope.js';
-import { promiseToolWarning } from '../tools/virtual-time-warning.js';
 import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
@@ -52,6 +49,8 @@ export interface ToolCallEnv {
   progress(event: AgentEvent): void;
   /** The run instrument's scope around the execution. */
   toolScope?: ToolScope;
+  /** Told when `execute` returned a Promise (to warn under virtual time). */
+  onPromise?(toolName: string): void;
 }
 
 type Hook<T> = T | PromiseLike<T> | Observable<T>;
@@ -89,14 +88,22 @@ const refused = (text: string, outcome: CallOutcome = 'error'): CallSettled =>
  * runToolCall(env).subscribe((item) => console.log(item.type));
  */
 export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
-  return defer(() => {
+  return new Observable<CallItem>((subscriber) => {
     const { call, tool } = env;
+    const settleNow = (outcome: CallSettled): void => {
+      subscriber.next(outcome);
+      subscriber.complete();
+    };
     if (!tool) {
       const available = env.tools.size ? [...env.tools.keys()].join(', ') : 'none';
-      return of(refused(`Unknown tool "${clip(call.name, 100)}". Available tools: ${available}.`));
+      settleNow(refused(`Unknown tool "${clip(call.name, 100)}". Available tools: ${available}.`));
+      return undefined;
     }
     const validation = validateToolCall(tool, call);
-    if (!validation.ok) return of(refused(validation.error));
+    if (!validation.ok) {
+      settleNow(refused(validation.error));
+      return undefined;
+    }
     const args = validation.args;
     const cancel = new LazyAbortController();
     const ctx = new CallContext(
@@ -111,8 +118,8 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
     );
     let ended = false;
 
-    const run = (finalArgs: unknown): Observable<CallItem> => {
-      const outcome = executeTool(
+    const start = (finalArgs: unknown): CallSettled | Observable<CallSettled> =>
+      executeTool(
         { ...call, args: finalArgs },
         {
           tool,
@@ -122,12 +129,11 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
           scheduler: env.scheduler,
           onTimeout: () => cancel.abort('timeout'),
           ...(env.toolScope ? { toolScope: env.toolScope } : {}),
-          onPromise: () => {
-            const warning = promiseToolWarning(env.scheduler, env.tools, call.name);
-            if (warning) env.progress(warning);
-          },
+          onPromise: () => env.onPromise?.(call.name),
         },
       );
+    const run = (finalArgs: unknown): Observable<CallItem> => {
+      const outcome = start(finalArgs);
       return isObservable(outcome) ? outcome : of(outcome);
     };
     const execute = (): Observable<CallItem> =>
@@ -216,23 +222,47 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       return concat(of(event), approve());
     };
 
-    const pipeline$ = tool.validate
-      ? answer(() => tool.validate?.(args, ctx)).pipe(
-          concatMap((a) => {
-            if (!a.ok) return of(refused(a.error));
-            return typeof a.value === 'string' && a.value ? of(refused(a.value)) : afterValidate();
-          }),
-        )
-      : afterValidate();
-    return pipeline$.pipe(
-      tap((item) => {
-        if (item.type === 'call-settled') ended = true;
-      }),
-      finalize(() => {
-        ctx.open = false;
-        // Cut off before its outcome (unsubscribed, interrupted): the tool sees the abort.
-        if (!ended) cancel.abort('cancelled');
+    const finish = (): void => {
+      ctx.open = false;
+      // Cut off before its outcome (unsubscribed, interrupted): the tool sees the abort.
+      if (!ended) cancel.abort('cancelled');
+    };
+    // No hook between the arguments and the tool (the common call): run it at once, and a
+    // synchronous tool settles without another subscription.
+    const direct =
+      !tool.validate &&
+      !tool.preview &&
+      !env.toolGate &&
+      !env.guard &&
+      !env.approvalRequired &&
+      (tool.needsApproval === undefined || tool.needsApproval === false);
+    const outcome = direct ? start(args) : undefined;
+    if (outcome && !isObservable(outcome)) {
+      ended = true;
+      ctx.open = false;
+      settleNow(outcome);
+      return undefined;
+    }
+    const pipeline$: Observable<CallItem> =
+      outcome ??
+      (tool.validate
+        ? answer(() => tool.validate?.(args, ctx)).pipe(
+            concatMap((a) => {
+              if (!a.ok) return of(refused(a.error));
+              return typeof a.value === 'string' && a.value ? of(refused(a.value)) : afterValidate();
+            }),
+          )
+        : afterValidate());
+    pipeline$.subscribe(
+      chainedObserver<CallItem>(subscriber, {
+        next: (item) => {
+          if (item.type === 'call-settled') ended = true;
+          subscriber.next(item);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
       }),
     );
+    return finish;
   });
 }

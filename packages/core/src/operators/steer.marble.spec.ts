@@ -7,8 +7,9 @@ import type { Turn } from '../turn/turn.js';
 import { isTurn, type LoopItem } from '../turn/loop-item.js';
 import { followUp, steer } from './steer.js';
 
-// Marble tests of steer and followUp alone: each attaches its source to the run (once) and
-// emits the turn carrying the queue (steer, before the model call, also delivers what is
+// Marble tests of steer and followUp alone: each subscribes its source when the run's first pass
+// subscribes it (so nothing sent before the turn reaches it is lost), hands it to the run when the
+// turn arrives (once per run), and emits the turn carrying the queue (steer, before the model call, also delivers what is
 // already queued). The turn is summarized by its queues (mode and size at
 // the moment it is emitted); the queues themselves are kept to check what reached them.
 
@@ -25,7 +26,7 @@ describe('steer (marbles)', () => {
     testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
   });
 
-  it('subscribes the source when the turn passes and emits the turn listening to its queue', () => {
+  it('subscribes the source when the run starts the pass, and emits the turn listening to its queue', () => {
     const seen: Turn[] = [];
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const input$ = cold('--a--b', { a: 'one', b: 'two' });
@@ -41,7 +42,7 @@ describe('steer (marbles)', () => {
       ).toBe(expected, { t: { steering: ['interrupt:0'], followUps: [], roles: ['user'] } });
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
       // The source lives as long as the run, not as the pass: still subscribed after it completed.
-      expectSubscriptions(input$.subscriptions).toBe('-^');
+      expectSubscriptions(input$.subscriptions).toBe('^');
     });
     expect(seen[0]?.steering[0]?.queue.drain()).toEqual(['one', 'two']);
   });
@@ -68,12 +69,31 @@ describe('steer (marbles)', () => {
       const e2 = cold('---u|', { u: aTurn({ run, step: 2 }) });
       const keep = map((item: LoopItem) => (isTurn(item) ? (seen.push(item), 'turn') : item));
 
+      // Two pipelines of one run (each subscribes its source at once): the run keeps the first
+      // and drops the second when its turn brings it.
       expectObservable(e1.pipe(steer(input$), keep)).toBe('-t|', { t: 'turn' });
       expectObservable(e2.pipe(steer(input$), keep)).toBe('---u|', { u: 'turn' });
-      expectSubscriptions(input$.subscriptions).toBe('-^');
+      expectSubscriptions(input$.subscriptions).toBe(['^', '^--!']);
     });
     expect(seen).toHaveLength(2);
     expect(seen[1]?.steering[0]?.queue).toBe(seen[0]?.steering[0]?.queue);
+  });
+
+  it('keeps the messages that arrive before the turn reaches it', () => {
+    const seen: Turn[] = [];
+    testScheduler.run(({ cold, expectObservable }) => {
+      const input$ = cold('-a', { a: 'early' });
+      const e1 = cold('---t|', {
+        t: aTurn({ assistant: assistantMessage([{ type: 'text', text: 'Done.' }]) }),
+      });
+      expectObservable(
+        e1.pipe(
+          steer(input$),
+          map((item) => (isTurn(item) ? (seen.push(item), 'turn') : item)),
+        ),
+      ).toBe('---t|', { t: 'turn' });
+    });
+    expect(seen[0]?.steering[0]?.queue.drain()).toEqual(['early']);
   });
 
   it('uses a MessageQueue as it is (no subscription) and listens to it once', () => {
@@ -135,7 +155,7 @@ describe('steer (marbles)', () => {
     expect(queue.drain()).toEqual(['Only the src folder.']);
   });
 
-  it('does not subscribe the source when unsubscribed before the turn arrives', () => {
+  it('unsubscribes the source when the run ends before the turn arrives', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const input$ = cold<string>('-a', { a: 'late' });
       const e1 = cold('---t|', { t: aTurn() });
@@ -144,7 +164,7 @@ describe('steer (marbles)', () => {
 
       expectObservable(e1.pipe(steer(input$)), unsub).toBe('--');
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
-      expectSubscriptions(input$.subscriptions).toBe([]);
+      expectSubscriptions(input$.subscriptions).toBe('^-!');
     });
   });
 
@@ -170,7 +190,7 @@ describe('followUp (marbles)', () => {
     testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
   });
 
-  it('subscribes the source when the turn passes and emits the turn with its queue', () => {
+  it('subscribes the source when the run starts the pass, and emits the turn with its queue', () => {
     const seen: Turn[] = [];
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const input$ = cold('(a|)', { a: 'Now summarize.' });
@@ -183,9 +203,9 @@ describe('followUp (marbles)', () => {
           followUp(input$),
           map((item) => (isTurn(item) ? (seen.push(item), summary(item)) : item)),
         ),
-      ).toBe(expected, { t: { steering: [], followUps: [0], roles: ['user'] } }); // the cold source emits after
+      ).toBe(expected, { t: { steering: [], followUps: [1], roles: ['user'] } }); // emitted before the turn came
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
-      expectSubscriptions(input$.subscriptions).toBe('-(^!)');
+      expectSubscriptions(input$.subscriptions).toBe('(^!)');
     });
     expect(seen[0]?.followUps[0]?.drain()).toEqual(['Now summarize.']);
   });
@@ -208,7 +228,9 @@ describe('followUp (marbles)', () => {
           u: 'turn',
         },
       );
-      expectSubscriptions(input$.subscriptions).toBe('-^');
+      // Each application subscribes at once (the outer one first); the run keeps the one whose
+      // turn came first and drops the others.
+      expectSubscriptions(input$.subscriptions).toBe(['^!', '^', '^--!']);
     });
     expect(seen.map((t) => t.followUps.length)).toEqual([1, 1]);
     expect(seen[1]?.followUps[0]).toBe(seen[0]?.followUps[0]);

@@ -1,5 +1,7 @@
-import { from, of, type Observable } from 'rxjs';
+import { from, of, type Observable, type ObservableInput } from 'rxjs';
 import { toUserMessage, type MessageQueue, type UserInput } from '../turn/message-queue.js';
+import type { Turn } from '../turn/turn.js';
+import { sourceFeed } from './source-feed.js';
 import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
@@ -16,8 +18,8 @@ export interface SteerOptions {
 }
 
 /**
- * Delivers user messages that arrive mid-run. The source is subscribed when the first turn
- * reaches this operator and stays subscribed until the run ends (the turn carries its queue on); its messages are delivered before the
+ * Delivers user messages that arrive mid-run. The source is subscribed when the run starts its
+ * first turn and stays subscribed until the run ends (the turn carries its queue on); its messages are delivered before the
  * next model call (at this operator when it comes before `llmStep()`, else at the start of
  * the next turn). In `'interrupt'` mode a message arriving while tools run stops the batch
  * early: calls not yet started get `Skipped due to queued user message.`, running
@@ -38,20 +40,29 @@ export function steer(
   options: SteerOptions = {},
 ): LoopOperator {
   const mode = options.mode ?? 'interrupt';
-  return turnOperator('steer', (turn) => {
-    const queue = turn.run.attach(input$);
-    const steered = turn.withSteering(queue, mode);
-    // Before the model call, what is queued goes into this turn; after it, into the next one.
-    if (turn.assistant || queue.size === 0) return of(steered);
-    const now = turn.run.scheduler.now();
-    const messages = queue.drain().map((m) => toUserMessage(m, now));
-    const items: LoopItem[] = messages.flatMap((message): LoopItem[] => [
-      { type: 'message-start', message },
-      { type: 'message-end', message },
-    ]);
-    items.push(steered.appended(messages));
-    return from(items);
-  });
+  return (source) => {
+    // Per run: the pipeline is built once for each run.
+    const feed = sourceFeed(input$);
+    return feed.around(turnOperator('steer', (turn) => deliver(turn, feed.queue(turn.run), mode)))(source);
+  };
+}
+
+function deliver(
+  turn: Turn,
+  queue: MessageQueue,
+  mode: 'interrupt' | 'after-turn',
+): ObservableInput<LoopItem> {
+  const steered = turn.withSteering(queue, mode);
+  // Before the model call, what is queued goes into this turn; after it, into the next one.
+  if (turn.assistant || queue.size === 0) return of(steered);
+  const now = turn.run.scheduler.now();
+  const messages = queue.drain().map((m) => toUserMessage(m, now));
+  const items: LoopItem[] = messages.flatMap((message): LoopItem[] => [
+    { type: 'message-start', message },
+    { type: 'message-end', message },
+  ]);
+  items.push(steered.appended(messages));
+  return from(items);
 }
 
 /**
@@ -65,5 +76,10 @@ export function steer(
  * runAgent({ model, prompt, pipeline: (t$) => t$.pipe(llmStep(), executeTools(), followUp(of('Now summarize.'))) });
  */
 export function followUp(input$: Observable<UserInput> | MessageQueue): LoopOperator {
-  return turnOperator('followUp', (turn) => of(turn.withFollowUps(turn.run.attach(input$))));
+  return (source) => {
+    const feed = sourceFeed(input$);
+    return feed.around(turnOperator('followUp', (turn) => of(turn.withFollowUps(feed.queue(turn.run)))))(
+      source,
+    );
+  };
 }

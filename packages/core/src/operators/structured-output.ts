@@ -1,7 +1,6 @@
 import { concatMap, of } from 'rxjs';
 import { StructuredOutputError } from '../output/structured-output-error.js';
 import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
-import type { RunFacts } from '../turn/run-facts.js';
 import type { Turn } from '../turn/turn.js';
 import { assistantText, toolCalls } from '../messages/message-helpers.js';
 import type { ToolCallPart, UserMessage } from '../messages/types.js';
@@ -52,9 +51,7 @@ function issueLines(issues: readonly ArgumentIssue[]): string {
  * const stage = structuredOutput({ output: resolveOutput(schema), mode: 'native', toolName: 'final_answer', maxRetries: 2 });
  */
 export function structuredOutput(spec: OutputSpec): LoopOperator {
-  // Retries used so far, per run (one operator may serve many runs).
-  const retries = new WeakMap<RunFacts, number>();
-  const check = turnOperator('structuredOutput', (turn) => of(checkTurn(turn, spec, retries)));
+  const check = turnOperator('structuredOutput', (turn) => of(checkTurn(turn, spec)));
   return (source) => {
     const follow = partialOutputFollower({
       mode: spec.mode,
@@ -72,7 +69,7 @@ export function structuredOutput(spec: OutputSpec): LoopOperator {
   };
 }
 
-function checkTurn(turn: Turn, spec: OutputSpec, retries: WeakMap<RunFacts, number>): Turn {
+function checkTurn(turn: Turn, spec: OutputSpec): Turn {
   const message = turn.assistant;
   if (!message) return turn;
   const calls = toolCalls(message);
@@ -84,7 +81,7 @@ function checkTurn(turn: Turn, spec: OutputSpec, retries: WeakMap<RunFacts, numb
       throw new StructuredOutputError(
         text,
         [{ path: '', message: 'the model refused to answer' }],
-        attempts(turn, retries) + 1,
+        attempts(turn) + 1,
       );
     }
     const result = checkTextAnswer(text, spec.output, spec.strictFrom);
@@ -92,7 +89,6 @@ function checkTurn(turn: Turn, spec: OutputSpec, retries: WeakMap<RunFacts, numb
     return retry(
       turn,
       spec,
-      retries,
       text,
       result.issues,
       `Your answer does not match the required JSON schema:\n${issueLines(result.issues)}\n\n` +
@@ -107,7 +103,6 @@ function checkTurn(turn: Turn, spec: OutputSpec, retries: WeakMap<RunFacts, numb
     return retry(
       turn,
       spec,
-      retries,
       text,
       issues,
       `Give your final answer by calling the "${spec.toolName}" tool: its arguments are the answer.`,
@@ -135,25 +130,21 @@ function checkTurn(turn: Turn, spec: OutputSpec, retries: WeakMap<RunFacts, numb
   }
   if (!failed) return turn;
   // The tool's error result already told the model what is wrong: no extra message.
-  return retry(turn, spec, retries, failed.call.argsText ?? JSON.stringify(failed.call.args), failed.issues);
+  return retry(turn, spec, failed.call.argsText ?? JSON.stringify(failed.call.args), failed.issues);
 }
 
-function attempts(turn: Turn, retries: WeakMap<RunFacts, number>): number {
-  return retries.get(turn.run) ?? 0;
+// Where the run keeps how many invalid answers it sent back (a snapshot carries it).
+const RETRIES = 'structuredOutput.retries';
+
+function attempts(turn: Turn): number {
+  return turn.operatorState<number>(RETRIES) ?? 0;
 }
 
-function retry(
-  turn: Turn,
-  spec: OutputSpec,
-  retries: WeakMap<RunFacts, number>,
-  text: string,
-  issues: ArgumentIssue[],
-  feedback?: string,
-): Turn {
-  const used = attempts(turn, retries);
+function retry(turn: Turn, spec: OutputSpec, text: string, issues: ArgumentIssue[], feedback?: string): Turn {
+  const used = attempts(turn);
   if (used >= spec.maxRetries) throw new StructuredOutputError(text, issues, used + 1);
-  retries.set(turn.run, used + 1);
-  if (!feedback) return turn;
+  const counted = turn.withOperatorState(RETRIES, used + 1);
+  if (!feedback) return counted;
   const message: UserMessage = { role: 'user', content: feedback, timestamp: turn.run.scheduler.now() };
-  return turn.withNext([message]);
+  return counted.withNext([message]);
 }

@@ -1,4 +1,3 @@
-import type { Observable } from 'rxjs';
 import {
   concat,
   concatMap,
@@ -6,39 +5,30 @@ import {
   EMPTY,
   filter,
   from,
-  map,
   merge,
   mergeMap,
+  Observable,
   of,
   startWith,
-  Subject,
   take,
   takeUntil,
   tap,
 } from 'rxjs';
-import type { AgentStop } from '../errors/agent-stop.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn } from '../turn/turn.js';
-import type { LoopItem } from '../turn/loop-item.js';
-import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
-import { stopSignal } from '../events/stop-signal.js';
-import { GuardrailStop } from '../guardrails/guardrail-stop.js';
-import { toolGuardEnv } from './tool-guard-env.js';
-import { flag, type CallSettled } from '../tools/call-settled.js';
-import { runToolCall } from './run-tool-call.js';
-import type { CallItem } from '../tools/call-settled.js';
+import type { ToolCallPart } from '../messages/types.js';
+import { flag, type CallItem, type CallSettled } from '../tools/call-settled.js';
 import { errorToolResult } from '../tools/tool-output.js';
-import type { ToolScope } from '../tools/tool-scope.js';
-import type { ToolScopeCall } from '../tools/tool-scope.js';
+import { promiseToolWarning } from '../tools/virtual-time-warning.js';
+import type { LoopItem } from '../turn/loop-item.js';
+import type { Turn } from '../turn/turn.js';
+import { chainedObserver } from '../util/chained-observer.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
+import { finishBatch, PROMISE_WARNED, SKIPPED_FOR_STEERING_TEXT, type BatchState } from './finish-batch.js';
+import { runToolCall } from './run-tool-call.js';
+import { toolGuardEnv } from './tool-guard-env.js';
 
-/**
- * Result text of calls not started because a steering message arrived (agentcore's wording).
- *
- * @example
- * const skipped = messages.filter((m) => m.role === 'tool' && contentText(m) === SKIPPED_FOR_STEERING_TEXT);
- */
-export const SKIPPED_FOR_STEERING_TEXT = 'Skipped due to queued user message.';
+export { SKIPPED_FOR_STEERING_TEXT } from './finish-batch.js';
+
 /**
  * Result text of calls not started because a tool threw `AgentStop`.
  *
@@ -88,32 +78,35 @@ export function runToolBatch(
   calls: readonly ToolCallPart[],
   options: ExecuteToolsOptions,
 ): Observable<LoopItem> {
-  return defer(() => {
+  return new Observable<LoopItem>((subscriber) => {
     const { run } = turn;
-    const config = run.config;
-    const concurrency = options.concurrency ?? config.toolConcurrency ?? 8;
-    const maxToolErrors = options.maxToolErrors ?? config.maxToolErrors ?? 3;
-    const outcomes: (CallSettled | undefined)[] = calls.map(() => undefined);
-    const toolErrors = new Map(turn.toolErrors);
-    const progress = new Subject<AgentEvent>();
+    const defaults = run.settings.tools;
+    const concurrency = options.concurrency ?? defaults.concurrency;
+    const maxToolErrors = options.maxToolErrors ?? defaults.maxToolErrors;
+    const batch: BatchState = {
+      outcomes: calls.map(() => undefined),
+      toolErrors: new Map(turn.toolErrors),
+      promiseWarned: turn.operatorState<boolean>(PROMISE_WARNED) === true,
+    };
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
-    const instrument = config.instrument;
-    const toolScope: ToolScope | undefined =
-      instrument?.toolScope !== undefined
-        ? <T>(call: ToolScopeCall, execute: () => T): T =>
-            (instrument.toolScope as NonNullable<typeof instrument.toolScope>).call(
-              instrument,
-              call,
-              execute,
-            ) as T
-        : undefined;
-    let skipText: string | undefined;
-    let stop: { error: AgentStop; call: ToolCallPart } | undefined;
     const guard = toolGuardEnv(turn, options.guardrails);
+    let callsDone = false;
+    // Progress may come at any time while the calls run (never after).
+    const progress = (event: AgentEvent): void => {
+      if (!callsDone) subscriber.next(event);
+    };
+    const onPromise = (toolName: string): void => {
+      if (batch.promiseWarned) return;
+      const warning = promiseToolWarning(run.scheduler, toolName);
+      if (!warning) return;
+      batch.promiseWarned = true;
+      progress(warning);
+    };
 
     const steered = (): boolean => {
-      if (!skipText && interruptQueues.some((q) => q.size > 0)) skipText = SKIPPED_FOR_STEERING_TEXT;
-      return skipText !== undefined;
+      if (!batch.skipText && interruptQueues.some((q) => q.size > 0))
+        batch.skipText = SKIPPED_FOR_STEERING_TEXT;
+      return batch.skipText !== undefined;
     };
     // Emits when a steering message is (or already was) queued: cancels `interrupt: 'cancel'` tools.
     const interrupted$ = merge(...interruptQueues.map((q) => q.pushed$)).pipe(
@@ -124,12 +117,13 @@ export function runToolBatch(
 
     const settle = (i: number, outcome: CallSettled): AgentEvent => {
       const call = calls[i] as ToolCallPart;
-      outcomes[i] = outcome;
-      if (outcome.outcome === 'error') toolErrors.set(call.name, (toolErrors.get(call.name) ?? 0) + 1);
-      else if (outcome.outcome === 'success') toolErrors.delete(call.name);
-      if (outcome.stop && !stop) {
-        stop = { error: outcome.stop, call };
-        skipText ??= SKIPPED_FOR_STOP_TEXT;
+      batch.outcomes[i] = outcome;
+      if (outcome.outcome === 'error')
+        batch.toolErrors.set(call.name, (batch.toolErrors.get(call.name) ?? 0) + 1);
+      else if (outcome.outcome === 'success') batch.toolErrors.delete(call.name);
+      if (outcome.stop && !batch.stop) {
+        batch.stop = { error: outcome.stop, call };
+        batch.skipText ??= SKIPPED_FOR_STOP_TEXT;
       }
       const { result } = outcome;
       return {
@@ -142,59 +136,51 @@ export function runToolBatch(
       };
     };
 
+    const callOf = (i: number): Observable<CallItem> => {
+      const call = calls[i] as ToolCallPart;
+      const tool = turn.tools.get(call.name);
+      if (maxToolErrors > 0 && (batch.toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
+        const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
+        return of({ type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
+      }
+      const call$ = runToolCall({
+        runId: run.runId,
+        call,
+        tool,
+        tools: turn.tools,
+        scheduler: run.scheduler,
+        messages: turn.messages,
+        timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? defaults.timeoutMs,
+        approvalRequired: (options.approvalRequired ?? defaults.approvalRequired).includes(call.name),
+        approver: options.approver ?? defaults.approver,
+        toolGate: options.toolGate ?? defaults.toolGate,
+        middlewares: options.middlewares ?? defaults.middlewares,
+        ...(guard ? { guard } : {}),
+        progress,
+        onPromise,
+        ...(defaults.toolScope ? { toolScope: defaults.toolScope } : {}),
+      });
+      return tool?.interrupt === 'cancel' && interruptQueues.length > 0
+        ? cancellable(call$, interrupted$)
+        : call$;
+    };
+
+    // One call: its tool-start, its events, its tool-end (nothing when a steering message came first).
     const runOne = (i: number): Observable<AgentEvent> =>
-      defer(() => {
-        if (steered()) return EMPTY; // left for the skipped results at the end
+      new Observable<AgentEvent>((s) => {
+        if (steered()) {
+          s.complete(); // left for the skipped results at the end
+          return;
+        }
         const call = calls[i] as ToolCallPart;
-        const tool = turn.tools.get(call.name);
-        const start: AgentEvent = {
-          type: 'tool-start',
-          toolCallId: call.id,
-          toolName: call.name,
-          args: call.args,
-        };
-        if (maxToolErrors > 0 && (toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
-          const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
-          return of(
-            start,
-            settle(i, { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' }),
-          );
-        }
-        let call$: Observable<CallItem> = runToolCall({
-          runId: run.runId,
-          call,
-          tool,
-          tools: turn.tools,
-          scheduler: run.scheduler,
-          messages: turn.messages,
-          timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
-          approvalRequired: (options.approvalRequired ?? config.approvalRequired ?? []).includes(call.name),
-          approver: options.approver ?? config.approver,
-          toolGate: options.toolGate ?? config.toolGate,
-          middlewares: options.middlewares ?? config.middlewares ?? [],
-          ...(guard ? { guard } : {}),
-          progress: (event) => progress.next(event),
-          ...(toolScope ? { toolScope } : {}),
-        });
-        if (tool?.interrupt === 'cancel' && interruptQueues.length > 0) {
-          const cancelled: CallSettled = {
-            type: 'call-settled',
-            result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
-            outcome: 'refused',
-          };
-          let done = false;
-          call$ = concat(
-            call$.pipe(
-              takeUntil(interrupted$),
-              tap((item) => (done ||= item.type === 'call-settled')),
-            ),
-            // Cut off before its outcome: the steering message cancelled it.
-            defer(() => (done ? EMPTY : of(cancelled))),
-          );
-        }
-        return concat(
-          of(start),
-          call$.pipe(map((item) => (item.type === 'call-settled' ? settle(i, item) : item))),
+        s.next({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
+        if (s.closed) return; // the subscriber left from inside its `next`: the tool never starts
+        callOf(i).subscribe(
+          chainedObserver<CallItem>(s, {
+            next: (item) => s.next(item.type === 'call-settled' ? settle(i, item) : item),
+            error: (error: unknown) => s.error(error),
+            complete: () => s.complete(),
+          }),
         );
       });
 
@@ -209,56 +195,37 @@ export function runToolBatch(
                 : runOne(group.indexes[0] as number),
             ),
           );
-    const work$ = calls$.pipe(tap({ complete: () => progress.complete(), error: () => progress.complete() }));
-
-    const finish = (): Observable<LoopItem> => {
-      const events: LoopItem[] = [];
-      const now = run.scheduler.now();
-      const results: ToolResultMessage[] = calls.map((call, i) => {
-        let outcome = outcomes[i];
-        if (!outcome) {
-          outcome = {
-            type: 'call-settled',
-            result: errorToolResult(skipText ?? SKIPPED_FOR_STEERING_TEXT),
-            outcome: 'refused',
-          };
-          outcomes[i] = outcome;
-          const { id, name, args } = call;
-          events.push(
-            { type: 'tool-start', toolCallId: id, toolName: name, args },
-            { type: 'tool-end', toolCallId: id, toolName: name, args, result: outcome.result, isError: true },
-          );
-        }
-        const message: ToolResultMessage = {
-          role: 'tool',
-          toolCallId: call.id,
-          toolName: call.name,
-          content: outcome.result.content,
-          isError: outcome.result.isError,
-          timestamp: now,
-        };
-        if (outcome.result.usage) message.usage = outcome.result.usage;
-        return message;
-      });
-      for (const message of results)
-        events.push({ type: 'message-start', message }, { type: 'message-end', message });
-      let next = turn.withToolResults(results, toolErrors);
-      if (stop && GuardrailStop.isInstance(stop.error)) {
-        next = next.withStop(stop.error.signal);
-      } else if (stop) {
-        next = next.withStop(
-          stopSignal('stop-requested', stop.error.reason, {
-            source: stop.call.name,
-            ...(stop.error.context ? { context: stop.error.context } : {}),
-          }),
-        );
-      } else if (outcomes.every((o) => o?.outcome === 'rejected')) {
-        next = next.withStop(stopSignal('rejected', `Every tool call of step ${turn.step} was rejected.`));
-      }
-      events.push(next);
-      return from(events);
-    };
-
-    return concat(merge(progress, work$), defer(finish));
+    calls$.subscribe(
+      chainedObserver<AgentEvent>(subscriber, {
+        next: (event) => subscriber.next(event),
+        error: (error: unknown) => {
+          callsDone = true;
+          subscriber.error(error);
+        },
+        complete: () => {
+          callsDone = true;
+          for (const item of finishBatch(turn, calls, batch)) subscriber.next(item);
+          subscriber.complete();
+        },
+      }),
+    );
   });
+}
+
+/** A call that a steering message cancels (`interrupt: 'cancel'`) before its outcome. */
+function cancellable(call$: Observable<CallItem>, interrupted$: Observable<unknown>): Observable<CallItem> {
+  const cancelled: CallSettled = {
+    type: 'call-settled',
+    result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
+    outcome: 'refused',
+  };
+  let done = false;
+  return concat(
+    call$.pipe(
+      takeUntil(interrupted$),
+      tap((item) => (done ||= item.type === 'call-settled')),
+    ),
+    // Cut off before its outcome: the steering message cancelled it.
+    defer(() => (done ? EMPTY : of(cancelled))),
+  );
 }

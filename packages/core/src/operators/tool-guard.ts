@@ -2,7 +2,6 @@ import { of } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import { checkGuardrailList } from '../guardrails/check-guardrail-list.js';
 import type { ToolGuardrail } from '../guardrails/guardrail.js';
-import { addToolGuardrails } from './tool-guard-env.js';
 import type { LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 
@@ -32,7 +31,6 @@ export function toolGuard(guardrails: readonly ToolGuardrail[]): LoopOperator {
         'toolGuard() received a turn whose tools already ran: put toolGuard() before executeTools().',
       );
     }
-    addToolGuardrails(turn.run, guardrails);
-    return of(turn);
+    return of(turn.withToolGuardrails(guardrails));
   });
 }

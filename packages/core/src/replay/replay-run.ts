@@ -2,7 +2,6 @@ import { asyncScheduler, Observable, type SchedulerLike, type Subscription } fro
 import type { AgentEvent } from '../events/agent-event.js';
 import { initialAgentState, type AgentState } from '../state/agent-state.js';
 import { reduceAgentState } from '../state/reduce-agent-state.js';
-import { parkTranscript } from '../state/transcript-log.js';
 import type { RecordedEvent } from './record-run.js';
 
 /**
@@ -67,6 +66,5 @@ export function foldEvents(
   initial: AgentState = initialAgentState(),
 ): AgentState {
   const state = events.reduce(reduceAgentState, initial);
-  parkTranscript(state.messages);
   return state;
 }

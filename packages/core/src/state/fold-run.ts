@@ -3,7 +3,6 @@ import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import type { AgentState } from './agent-state.js';
 import { reduceAgentState } from './reduce-agent-state.js';
 import { terminate } from './terminate.js';
-import { parkTranscript } from './transcript-log.js';
 
 /**
  * Options of `foldRun`.
@@ -54,7 +53,6 @@ export function foldRun(
         const next = terminate(current, phase, error, options.now?.() ?? 0);
         // Terminal is sticky: a second ending (or a state already terminal) changes nothing.
         if (next !== state.value) state.next(next);
-        parkTranscript(next.messages);
       };
       return run$.pipe(
         tap({

@@ -2,7 +2,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { CANCELLED_TOOL_RESULT_TEXT, closeAbortedMessage } from '../messages/abort-marker.js';
 import { toolErrorResult } from '../messages/message-helpers.js';
 import type { ToolResult } from '../events/agent-event.js';
-import type { AgentMessage } from '../messages/types.js';
+import type { AgentMessage, ToolCallPart } from '../messages/types.js';
 import { isTerminal, type AgentState } from './agent-state.js';
 import { appendMessages } from './transcript-log.js';
 
@@ -20,28 +20,9 @@ export function closeTranscript(
   timestamp = 0,
   finished: Readonly<Record<string, ToolResult>> = {},
 ): readonly AgentMessage[] {
-  // Only the last assistant message can have open calls: the loop always closes a batch.
-  let last = -1;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const role = (messages[i] as AgentMessage).role;
-    if (role === 'assistant') {
-      last = i;
-      break;
-    }
-    if (role === 'user' || role === 'system') return messages;
-  }
-  if (last < 0) return messages;
-  const assistant = messages[last];
-  if (assistant?.role !== 'assistant') return messages;
-  const answered = new Set<string>();
-  for (let i = last + 1; i < messages.length; i++) {
-    const m = messages[i] as AgentMessage;
-    if (m.role === 'tool') answered.add(m.toolCallId);
-  }
-  const missing = assistant.content.filter((p) => p.type === 'tool-call' && !answered.has(p.id));
+  const missing = openToolCalls(messages);
   if (missing.length === 0) return messages;
-  const results = missing.map((p): AgentMessage => {
-    const call = p as { id: string; name: string };
+  const results = missing.map((call): AgentMessage => {
     const result = finished[call.id];
     if (!result) return toolErrorResult(call, CANCELLED_TOOL_RESULT_TEXT, timestamp);
     return {
@@ -54,6 +35,34 @@ export function closeTranscript(
     };
   });
   return appendMessages(messages, ...results);
+}
+
+/**
+ * The tool calls of a transcript's last assistant message that have no result yet, in call
+ * order (only the last assistant message can have open calls: the loop always closes a batch).
+ *
+ * @example
+ * const open = openToolCalls(state.messages);
+ */
+export function openToolCalls(messages: readonly AgentMessage[]): ToolCallPart[] {
+  let last = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const role = (messages[i] as AgentMessage).role;
+    if (role === 'assistant') {
+      last = i;
+      break;
+    }
+    if (role === 'user' || role === 'system') return [];
+  }
+  if (last < 0) return [];
+  const assistant = messages[last];
+  if (assistant?.role !== 'assistant') return [];
+  const answered = new Set<string>();
+  for (let i = last + 1; i < messages.length; i++) {
+    const m = messages[i] as AgentMessage;
+    if (m.role === 'tool') answered.add(m.toolCallId);
+  }
+  return assistant.content.filter((p): p is ToolCallPart => p.type === 'tool-call' && !answered.has(p.id));
 }
 
 /**

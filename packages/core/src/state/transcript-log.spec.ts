@@ -3,7 +3,7 @@ import { userMessage } from '../messages/message-helpers.js';
 import type { AgentMessage } from '../messages/types.js';
 import { AppendLog } from '../util/append-log.js';
 import { closeTranscript } from './terminate.js';
-import { appendMessages, parkTranscript, transcriptLog } from './transcript-log.js';
+import { appendMessages, transcriptLog } from './transcript-log.js';
 
 const user = (i: number): AgentMessage => userMessage(`m${i}`, i);
 
@@ -51,14 +51,13 @@ describe('appendMessages', () => {
 });
 
 describe('the log behind a view', () => {
-  it('is found for the last view made, for a view pushed out by another fold, and for a parked one', () => {
+  it('is found through the view itself, whichever fold made it last', () => {
     const a1 = appendMessages([], user(1));
     const b1 = appendMessages([], user(2)); // another fold: a1 leaves the slot
     const of = jest.spyOn(AppendLog, 'of');
     const a2 = appendMessages(a1, user(3));
     const b2 = appendMessages(b1, user(4));
     expect(of).not.toHaveBeenCalled();
-    parkTranscript(b2);
     expect(transcriptLog(b2)).toBeDefined();
     expect(appendMessages(b2, user(5))).toHaveLength(3);
     expect(of).not.toHaveBeenCalled();
@@ -67,10 +66,14 @@ describe('the log behind a view', () => {
 
   it('is copied once when appending to a view that was appended to before (a fork)', () => {
     const base = appendMessages([], user(0));
-    appendMessages(base, user(1));
-    const of = jest.spyOn(AppendLog, 'of');
-    expect(appendMessages(base, user(2)).map((m) => m.timestamp)).toEqual([0, 2]);
-    expect(of).toHaveBeenCalledTimes(1);
+    const line = appendMessages(base, user(1));
+    const fork = appendMessages(base, user(2));
+    expect(fork.map((m) => m.timestamp)).toEqual([0, 2]);
+    expect(line.map((m) => m.timestamp)).toEqual([0, 1]);
+    const forkLog = transcriptLog(fork) as AppendLog<AgentMessage>;
+    expect(forkLog.sharesStoreWith(transcriptLog(line) as AppendLog<AgentMessage>)).toBe(false);
+    // The fork's own line goes on without copying again.
+    expect(transcriptLog(appendMessages(fork, user(3)))?.sharesStoreWith(forkLog)).toBe(true);
   });
 });
 

@@ -132,16 +132,18 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
     } catch (error) {
       return failure(error);
     }
-    if (isPromiseLike(value)) env.onPromise?.();
-    if (!isPromiseLike(value) && !isObservable(value)) {
+    if (isPromiseLike(value)) {
+      env.onPromise?.();
+      return promiseOutcome(value, call, env);
+    }
+    if (!isObservable(value)) {
       try {
         return fromResult(toToolResult(tool, value));
       } catch (error) {
         return failure(error);
       }
     }
-    const returned$ = returned(tool, value, ctx);
-    return withTimeout(call, env, settle(isObservable(value) ? scoped(env, call, returned$) : returned$));
+    return withTimeout(call, env, settle(scoped(env, call, returned(tool, value, ctx))));
   }
   const inner = (c: ToolCallPart): Observable<ToolResult> =>
     defer(() => {
@@ -154,6 +156,53 @@ export function executeTool(call: ToolCallPart, env: ExecuteToolEnv): CallSettle
     inner,
   );
   return withTimeout(call, env, settle(scoped(env, call, chain(call))));
+}
+
+/**
+ * A Promise tool's outcome under the call's timeout, as one Observable: the common tool, so its
+ * path is one subscription and one timer (rather than `from`, `map`, `last`, `catchError` and
+ * `timeout`); it settles as those would.
+ */
+function promiseOutcome(
+  promise: PromiseLike<unknown>,
+  call: ToolCallPart,
+  env: ExecuteToolEnv,
+): Observable<CallSettled> {
+  return new Observable<CallSettled>((subscriber) => {
+    const done = (outcome: () => CallSettled): void => {
+      if (subscriber.closed) return;
+      timer?.unsubscribe();
+      let settled: CallSettled;
+      try {
+        settled = outcome();
+      } catch (error) {
+        settled = failure(error);
+      }
+      subscriber.next(settled);
+      subscriber.complete();
+    };
+    const timer = hasTimeout(env.timeoutMs)
+      ? env.scheduler.schedule(() => {
+          env.onTimeout();
+          subscriber.next(timedOut(call, env));
+          subscriber.complete();
+        }, env.timeoutMs)
+      : undefined;
+    promise.then(
+      (value) => done(() => fromResult(toToolResult(env.tool, value))),
+      (error: unknown) => done(() => failure(error)),
+    );
+    return () => timer?.unsubscribe();
+  });
+}
+
+// Longer than a timer can wait (Node turns ≥ 2^31 ms into 1 ms): no timeout at all.
+function hasTimeout(timeoutMs: number): boolean {
+  return Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS;
+}
+
+function timedOut(call: ToolCallPart, env: ExecuteToolEnv): CallSettled {
+  return settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error');
 }
 
 /** The last result as a settled call (no value: an empty result); errors as error results. */
@@ -170,17 +219,14 @@ function withTimeout(
   env: ExecuteToolEnv,
   run$: Observable<CallSettled>,
 ): Observable<CallSettled> {
-  // Longer than a timer can wait (Node turns ≥ 2^31 ms into 1 ms): no timeout at all.
-  if (!Number.isFinite(env.timeoutMs) || env.timeoutMs >= MAX_TIMER_MS) return run$;
+  if (!hasTimeout(env.timeoutMs)) return run$;
   return run$.pipe(
     timeout({
       first: env.timeoutMs,
       scheduler: env.scheduler,
       with: () => {
         env.onTimeout();
-        return of(
-          settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error'),
-        );
+        return of(timedOut(call, env));
       },
     }),
   );

@@ -1,8 +1,6 @@
 import { VirtualTimeScheduler, type SchedulerLike } from 'rxjs';
 import type { WarningEvent } from '../events/agent-event.js';
 
-const warnedRuns = new WeakSet<object>();
-
 /**
  * True when the scheduler keeps virtual time: a `VirtualTimeScheduler` (a `TestScheduler`), or
  * a clock far before any real date — `TestScheduler.run` makes the default schedulers count
@@ -13,17 +11,12 @@ export function isVirtualTime(scheduler: SchedulerLike): boolean {
 }
 
 /**
- * The warning for a tool that returned a Promise under virtual time (once per run, keyed by
- * an object of the run): the Promise settles outside virtual time, so the call would only
- * time out, silently, after its timeout in virtual time.
+ * The warning for a tool that returned a Promise under virtual time (the caller gives it once
+ * a run): the Promise settles outside virtual time, so the call would only time out, silently,
+ * after its timeout in virtual time.
  */
-export function promiseToolWarning(
-  scheduler: SchedulerLike,
-  run: object,
-  toolName: string,
-): WarningEvent | undefined {
-  if (warnedRuns.has(run) || !isVirtualTime(scheduler)) return undefined;
-  warnedRuns.add(run);
+export function promiseToolWarning(scheduler: SchedulerLike, toolName: string): WarningEvent | undefined {
+  if (!isVirtualTime(scheduler)) return undefined;
   return {
     type: 'warning',
     message:

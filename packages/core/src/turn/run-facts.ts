@@ -1,8 +1,8 @@
-import type { Observable, SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike, Unsubscribable } from 'rxjs';
 import type { ChatModel, ToolSpec } from '../model/chat-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
-import type { RunAgentConfig } from './run-config.js';
+import type { RunSettings } from './run-settings.js';
 
 /**
  * The fixed facts of one run, shared by all its turns: nothing here changes during the run
@@ -13,7 +13,8 @@ import type { RunAgentConfig } from './run-config.js';
  */
 export interface RunFacts {
   readonly runId: string;
-  readonly config: RunAgentConfig;
+  /** Its settings, defaults resolved (what operators fall back on). */
+  readonly settings: RunSettings;
   readonly model: ChatModel;
   readonly tools: ReadonlyMap<string, AnyTool>;
   /** The tools as the model sees them (converted once per run). */
@@ -28,8 +29,13 @@ export interface RunFacts {
   /**
    * Keeps a message source subscribed until the run ends (once per source, however many
    * turns ask) and returns the queue it feeds. An error of the source becomes a `warning`.
+   * `started`: the subscription an operator already made for this run (so messages that came
+   * before its turn are kept) — the run takes it over, or drops it when it already listens to
+   * this source.
    */
-  attach(source: Observable<UserInput> | MessageQueue): MessageQueue;
+  attach(source: Observable<UserInput> | MessageQueue, started?: StartedSource): MessageQueue;
+  /** Emits a `warning` event on the run's stream (something was ignored or recovered). */
+  warn(message: string): void;
 }
 
 /**
@@ -41,4 +47,15 @@ export interface RunFacts {
 export interface SteeringQueue {
   readonly queue: MessageQueue;
   readonly mode: 'interrupt' | 'after-turn';
+}
+
+/**
+ * A message source an operator subscribed for its run before the run took it over.
+ *
+ * @example
+ * const queue = turn.run.attach(input$, { queue: fed, subscription });
+ */
+export interface StartedSource {
+  readonly queue: MessageQueue;
+  readonly subscription: Unsubscribable;
 }

@@ -10,6 +10,7 @@ import type {
   Usage,
 } from '../messages/types.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
+import type { ToolGuardrail } from '../guardrails/guardrail.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { StopSignal } from '../events/stop-signal.js';
 import { AppendLog } from '../util/append-log.js';
@@ -39,6 +40,7 @@ interface TurnFields {
   readonly steering: readonly SteeringQueue[];
   readonly followUps: readonly MessageQueue[];
   readonly guards: readonly StopGuard[];
+  readonly toolGuardrails: readonly ToolGuardrail[];
   readonly toolErrors: ReadonlyMap<string, number>;
   readonly lengthRecoveries: number;
   readonly toolSet?: ToolSet;
@@ -104,6 +106,8 @@ export class Turn {
   readonly followUps: readonly MessageQueue[];
   /** Consulted when the model would stop by itself. */
   readonly guards: readonly StopGuard[];
+  /** Tool guardrails `toolGuard()` put around the calls of this turn and the turns after it. */
+  readonly toolGuardrails: readonly ToolGuardrail[];
   /** Consecutive failures per tool name (the `maxToolErrors` circuit breaker). */
   readonly toolErrors: ReadonlyMap<string, number>;
   /** Output-length recoveries so far in the run. */
@@ -134,6 +138,7 @@ export class Turn {
     this.steering = fields.steering;
     this.followUps = fields.followUps;
     this.guards = fields.guards;
+    this.toolGuardrails = fields.toolGuardrails;
     this.toolErrors = fields.toolErrors;
     this.lengthRecoveries = fields.lengthRecoveries;
     this.toolSet = fields.toolSet;
@@ -169,6 +174,7 @@ export class Turn {
       steering: options.steering ?? [],
       followUps: options.followUps ?? [],
       guards: options.guards ?? [],
+      toolGuardrails: [],
       toolErrors: new Map(),
       lengthRecoveries: 0,
       operators: NO_OPERATOR_STATE,
@@ -324,6 +330,13 @@ export class Turn {
     return this.toolSet?.specs ?? this.run.toolSpecs;
   }
 
+  /** This turn, and the turns after it, with these tool guardrails around its calls (once each). */
+  withToolGuardrails(guardrails: readonly ToolGuardrail[]): Turn {
+    const added = guardrails.filter((g) => !this.toolGuardrails.includes(g));
+    if (added.length === 0) return this;
+    return this.copy({ toolGuardrails: [...this.toolGuardrails, ...added] });
+  }
+
   /** This turn with one more stop guard. */
   withGuard(guard: StopGuard): Turn {
     if (this.guards.includes(guard)) return this;
@@ -357,6 +370,7 @@ export class Turn {
       steering: this.steering,
       followUps: this.followUps,
       guards: this.guards,
+      toolGuardrails: this.toolGuardrails,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
       toolSet: this.toolSet,
@@ -389,6 +403,7 @@ export class Turn {
       steering: this.steering,
       followUps: this.followUps,
       guards: this.guards,
+      toolGuardrails: this.toolGuardrails,
       toolErrors: this.toolErrors,
       lengthRecoveries: this.lengthRecoveries,
       toolSet: this.toolSet,

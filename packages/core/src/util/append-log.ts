@@ -59,7 +59,7 @@ export class AppendLog<T> {
     const view =
       this.length === 0
         ? EMPTY
-        : (new Proxy([] as T[], new ViewHandler(this.buffer, this.length)) as readonly T[]);
+        : (new Proxy([] as T[], new ViewHandler(this, this.buffer, this.length)) as readonly T[]);
     this.cachedView = view;
     return this.cachedView;
   }
@@ -76,6 +76,19 @@ export class AppendLog<T> {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+// The key under which a view answers with the log it shows (not an index, not enumerable).
+const VIEW_LOG = Symbol('rxagent.appendLog');
+
+/**
+ * The log a `view()` shows, so that appending to a view costs O(1) amortised; undefined for a
+ * plain array (and for the empty view, which any log can take over).
+ *
+ * @example
+ * const log = logOfView(state.messages) ?? AppendLog.of(state.messages);
+ */
+export function logOfView<T>(view: readonly T[]): AppendLog<T> | undefined {
+  return (view as unknown as { [VIEW_LOG]?: AppendLog<T> })[VIEW_LOG];
+}
 
 function indexOf(key: string | symbol): number {
   // Engine-made index keys are canonical ("0", "12"): a digit first, then a whole number.
@@ -96,6 +109,7 @@ class ViewHandler<T> implements ProxyHandler<T[]> {
   private real?: readonly T[];
 
   constructor(
+    private readonly log: AppendLog<T>,
     private readonly buffer: readonly T[],
     private readonly length: number,
   ) {}
@@ -108,6 +122,7 @@ class ViewHandler<T> implements ProxyHandler<T[]> {
     if (key === 'length') return this.length;
     const i = indexOf(key);
     if (i >= 0) return i < this.length ? this.buffer[i] : undefined;
+    if (key === VIEW_LOG) return this.log;
     if (key === 'toJSON') return () => this.materialized();
     const value: unknown = Reflect.get(target, key, receiver);
     if (typeof value !== 'function' || key === 'constructor') return value;

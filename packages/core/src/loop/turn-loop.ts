@@ -1,0 +1,184 @@
+import { Observable } from 'rxjs';
+import { PipelineError } from '../errors/pipeline-error.js';
+import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
+import type { AgentMessage } from '../messages/types.js';
+import { asTurn } from '../operators/turn-operator.js';
+import type { LoopItem } from '../turn/loop-item.js';
+import { toUserMessage } from '../turn/message-queue.js';
+import type { Pipeline } from '../turn/run-config.js';
+import type { Turn } from '../turn/turn.js';
+import { chainedObserver } from '../util/chained-observer.js';
+import { decideTurn } from './decide-turn.js';
+
+/**
+ * A turn to run next, with the messages that open it (prompt, follow-ups, steering).
+ *
+ * @example
+ * const next: NextTurn = { turn: first, input: [userMessage('hi')] };
+ */
+export interface NextTurn {
+  readonly turn: Turn;
+  readonly input: readonly AgentMessage[];
+}
+
+/**
+ * Where a pass is: the turn that entered the pipeline and the events it emitted so far that
+ * matter for closing the transcript (everything but deltas; the last delta is kept alone).
+ */
+export interface PassProgress {
+  readonly turn: Turn;
+  readonly events: readonly AgentEvent[];
+}
+
+/**
+ * The turns of a run, one after another: each turn's opening events and the turn go through
+ * the pipeline (built once for the run, subscribed once per turn); its events go to `emit`; the
+ * decision after it gives the next turn or the run's `agent-end`, which completes the stream.
+ * Passes that end synchronously are run in a loop, not nested, so a synchronous model and tools
+ * run 10,000 steps without deepening the stack. Unsubscribing tears the running pass down.
+ *
+ * (Hand-written rather than `expand` + `subscribeOn(queueScheduler)` + `concat`: the pass is the
+ * per-step hot path; this costs one subscription a turn instead of about ten. Measured by the
+ * `tool-loop` and `subscriptions` rows of `pnpm bench`.)
+ *
+ * @param pipeline The run's pipeline.
+ * @param first The first turn.
+ * @param maxSteps The step limit.
+ * @param progress Told where each pass is (for closing the transcript on an abort).
+ * @return The run's events from the first `turn-start` to `agent-end`.
+ *
+ * @example
+ * turnLoop(defaultPipeline(config), { turn: first, input: prompt }, 10, () => undefined).subscribe(console.log);
+ */
+export function turnLoop(
+  pipeline: Pipeline,
+  first: NextTurn,
+  maxSteps: number,
+  progress: (pass: PassProgress) => void,
+): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((subscriber) => {
+    let items: readonly LoopItem[] = [];
+    // The pipeline's source: one pass's opening events, then its turn.
+    const source = new Observable<LoopItem>((s) => {
+      for (const item of items) {
+        if (s.closed) return;
+        s.next(item);
+      }
+      s.complete();
+    });
+    const output$ = pipeline(source) as unknown;
+    if (!(output$ instanceof Observable) && !isObservableLike(output$)) {
+      throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
+    }
+    const pass$ = output$ as Observable<LoopItem>;
+    let pending: NextTurn | undefined = first;
+    let looping = false;
+
+    const drive = (): void => {
+      if (looping) return; // a pass ended inside `runPass`: the loop below takes the next one
+      looping = true;
+      while (pending !== undefined && !subscriber.closed) {
+        const next: NextTurn = pending;
+        pending = undefined;
+        runPass(next);
+      }
+      looping = false;
+    };
+
+    const runPass = (next: NextTurn): void => {
+      const base = next.turn;
+      const now = base.run.scheduler.now();
+      let input = next.input;
+      for (const s of base.steering) {
+        if (s.queue.size > 0) input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
+      }
+      const turn = input.length > 0 ? base.appended(input) : base;
+      const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
+      for (const message of input)
+        opening.push({ type: 'message-start', message }, { type: 'message-end', message });
+      opening.push(turn);
+      items = opening;
+      const seen: AgentEvent[] = [];
+      // The turn before its opening messages: they are among the events the pass emits.
+      progress({ turn: base, events: seen });
+      let result: Turn | undefined;
+      pass$.subscribe(
+        chainedObserver<LoopItem>(subscriber, {
+          next: (item) => {
+            let out: Turn | undefined;
+            try {
+              out = asTurn(item, 'The loop');
+              if (out) checkOut(out, result, turn);
+            } catch (error) {
+              subscriber.error(error);
+              return;
+            }
+            if (out) {
+              result = out;
+              return;
+            }
+            const event = item as AgentEvent;
+            if (event.type !== 'message-update') seen.push(event);
+            else if (seen.length > 0 && seen[seen.length - 1]?.type === 'message-update')
+              seen[seen.length - 1] = event;
+            else seen.push(event);
+            subscriber.next(event);
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => {
+            let decision;
+            try {
+              decision = decideTurn(result, maxSteps);
+            } catch (error) {
+              subscriber.error(error);
+              return;
+            }
+            for (const event of decision.events) {
+              seen.push(event);
+              subscriber.next(event);
+            }
+            if ('next' in decision) {
+              pending = { turn: decision.next, input: decision.input };
+              drive();
+              return;
+            }
+            subscriber.next(agentEnd(decision.last, decision.end));
+            subscriber.complete();
+          },
+        }),
+      );
+    };
+
+    drive();
+  });
+}
+
+function isObservableLike(value: unknown): boolean {
+  return typeof (value as { subscribe?: unknown } | null)?.subscribe === 'function';
+}
+
+function checkOut(out: Turn, result: Turn | undefined, turn: Turn): void {
+  if (result) {
+    throw new PipelineError(
+      'The pipeline passed the turn on twice: each operator must emit exactly one turn for the one it receives.',
+    );
+  }
+  if (out.run !== turn.run || out.step !== turn.step) {
+    throw new PipelineError(
+      `The pipeline passed on a turn of another ${out.run !== turn.run ? 'run' : 'step'}: pass on the turn you received (changed with its with… methods).`,
+    );
+  }
+}
+
+function agentEnd(last: Turn, end: AgentEndEvent['signal']): AgentEndEvent {
+  const event: AgentEndEvent = {
+    type: 'agent-end',
+    reason: end.reason,
+    signal: end,
+    messages: last.transcript.sliceFrom(last.run.priorLength),
+    usage: last.usage,
+    steps: last.steps.length + (last.assistant ? 1 : 0),
+  };
+  if (last.output !== undefined) event.output = last.output;
+  return event;
+}

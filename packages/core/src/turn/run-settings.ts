@@ -1,0 +1,96 @@
+import type { PriceTable } from '../cost/model-price.js';
+import type { GuardrailTripMode } from '../guardrails/guardrail-config.js';
+import type { ToolGuardrail } from '../guardrails/guardrail.js';
+import type { ChatRequest } from '../model/chat-model.js';
+import type { ToolScope, ToolScopeCall } from '../tools/tool-scope.js';
+import type { RunInstrument } from './run-instrument.js';
+import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
+import { MODEL_CALL_OPTIONS, type RetryBackoff, type RunAgentConfig } from './run-config.js';
+
+/**
+ * How a run's tool calls run, unless `executeTools` options say otherwise.
+ *
+ * @example
+ * const concurrency = options.concurrency ?? turn.run.settings.tools.concurrency;
+ */
+export interface ToolSettings {
+  /** Calls running at once (config `toolConcurrency`, default 8). */
+  readonly concurrency: number;
+  /** Per-call timeout (config `toolTimeoutMs`, default 30 000 ms). */
+  readonly timeoutMs: number;
+  /** Consecutive failures that disable a tool (config `maxToolErrors`, default 3). */
+  readonly maxToolErrors: number;
+  readonly approvalRequired: readonly string[];
+  readonly approver?: Approver;
+  readonly toolGate?: ToolGate;
+  readonly middlewares: readonly ToolMiddleware[];
+  /** The config's `toolGuardrails`. */
+  readonly guardrails: readonly ToolGuardrail[];
+  /** The run instrument's scope around each execution. */
+  readonly toolScope?: ToolScope;
+}
+
+/**
+ * A run's settings with their defaults resolved, read once from its config: what operators
+ * use when their own options leave something out. (Operators never read the config itself.)
+ *
+ * @example
+ * const maxRetries = options.maxRetries ?? turn.run.settings.maxRetries;
+ */
+export interface RunSettings {
+  /** What every model call sends besides its messages and tools: the system prompt and call options. */
+  readonly request: Readonly<Omit<ChatRequest, 'messages' | 'tools'>>;
+  /** Retries of a retryable model failure (default 3). */
+  readonly maxRetries: number;
+  readonly retryBackoff?: RetryBackoff;
+  /** Random numbers for jitter (default Math.random). */
+  readonly random?: () => number;
+  /** Output-length recoveries per run (default 3). */
+  readonly maxLengthRecoveries: number;
+  readonly prices?: PriceTable;
+  /** What a guardrail trip does (default `'stop'`). */
+  readonly onGuardrailTrip: GuardrailTripMode;
+  readonly tools: ToolSettings;
+}
+
+/** The instrument's `toolScope`, called on the instrument. */
+function boundScope(instrument: RunInstrument): ToolScope {
+  return <T>(call: ToolScopeCall, execute: () => T): T => instrument.toolScope?.(call, execute) as T;
+}
+
+/**
+ * The settings of a run with this config (defaults resolved).
+ *
+ * @example
+ * const settings = runSettings({ model, maxRetries: 1 }); // settings.tools.concurrency === 8
+ */
+export function runSettings(config: RunAgentConfig): RunSettings {
+  const request: Omit<ChatRequest, 'messages' | 'tools'> = {};
+  if (config.system !== undefined) request.system = config.system;
+  for (const key of MODEL_CALL_OPTIONS) {
+    if (config[key] !== undefined) Object.assign(request, { [key]: config[key] });
+  }
+  const instrument = config.instrument;
+  const tools: ToolSettings = {
+    concurrency: config.toolConcurrency ?? 8,
+    timeoutMs: config.toolTimeoutMs ?? 30_000,
+    maxToolErrors: config.maxToolErrors ?? 3,
+    approvalRequired: config.approvalRequired ?? [],
+    middlewares: config.middlewares ?? [],
+    guardrails: config.toolGuardrails ?? [],
+    ...(config.approver ? { approver: config.approver } : {}),
+    ...(config.toolGate ? { toolGate: config.toolGate } : {}),
+    ...(instrument?.toolScope ? { toolScope: boundScope(instrument) } : {}),
+  };
+  const settings: RunSettings = {
+    request: Object.freeze(request),
+    maxRetries: config.maxRetries ?? 3,
+    maxLengthRecoveries: config.maxLengthRecoveries ?? 3,
+    onGuardrailTrip: config.onGuardrailTrip ?? 'stop',
+    tools,
+    ...(config.retryBackoff ? { retryBackoff: config.retryBackoff } : {}),
+    ...(config.random ? { random: config.random } : {}),
+    ...(config.prices ? { prices: config.prices } : {}),
+  };
+  return settings;
+}
