@@ -87,10 +87,11 @@ export function turnLoop(
 
     const runPass = (next: NextTurn): void => {
       const base = next.turn;
-      const now = base.run.scheduler.now();
       let input = next.input;
       for (const s of base.steering) {
-        if (s.queue.size > 0) input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
+        if (s.queue.size === 0) continue;
+        const now = base.run.scheduler.now();
+        input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
       }
       const turn = input.length > 0 ? base.appended(input) : base;
       const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];

@@ -1,5 +1,4 @@
-import type { Observable } from 'rxjs';
-import { catchError, concat, concatMap, defer, from, last, of, throwError, timer } from 'rxjs';
+import { catchError, concat, concatMap, defer, from, last, Observable, of, throwError, timer } from 'rxjs';
 import { RetriesExhaustedError } from '../errors/agent-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { ContextOverflowError } from '../errors/provider-errors.js';
@@ -14,6 +13,7 @@ import { buildRequest } from './build-request.js';
 import type { LlmStepOptions } from './llm-step.js';
 import { modelAttempt } from './model-attempt.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 
 function typed(error: unknown, provider: string): unknown {
   if (RxAgentError.isInstance(error)) return error;
@@ -47,48 +47,77 @@ export function callModel(
   const { settings, scheduler } = turn.run;
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const backoff = options.retryBackoff ?? settings.retryBackoff;
+  // What follows a failed attempt: a recovered context, a retry after its delay, or the error.
+  const onFailure = (
+    error: unknown,
+    attemptNo: number,
+    messages: readonly Message[],
+    failures: readonly unknown[],
+    recovered: boolean,
+    base: Turn,
+  ): Observable<LoopItem> => {
+    const all = [...failures, error];
+    if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
+      return concat(
+        of(retryEvent(attemptNo, 0, error)),
+        turn.recoverOverflow(error).pipe(
+          last(),
+          concatMap((update) =>
+            concat(
+              from(update.events),
+              defer(() =>
+                attempt(
+                  attemptNo + 1,
+                  update.messages,
+                  all,
+                  true,
+                  update.usage ? base.withUsage(update.usage) : base,
+                ),
+              ),
+            ),
+          ),
+        ),
+      );
+    }
+    if (!isRetryable(error)) return throwError(() => typed(error, model.provider));
+    if (all.length > maxRetries) return throwError(() => new RetriesExhaustedError(all.length, all));
+    const delayMs = retryDelayMs(error, all.length, backoff, settings.random);
+    return concat(
+      of(retryEvent(all.length, delayMs, error)),
+      timer(delayMs, scheduler).pipe(concatMap(() => attempt(attemptNo + 1, messages, all, recovered, base))),
+    );
+  };
   const attempt = (
     attemptNo: number,
     messages: readonly Message[],
     failures: readonly unknown[],
     recovered: boolean,
-    base: Turn = turn,
+    base: Turn,
   ): Observable<LoopItem> =>
     defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
-      catchError((error: unknown) => {
-        const all = [...failures, error];
-        if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
-          return concat(
-            of(retryEvent(attemptNo, 0, error)),
-            turn.recoverOverflow(error).pipe(
-              last(),
-              concatMap((update) =>
-                concat(
-                  from(update.events),
-                  defer(() =>
-                    attempt(
-                      attemptNo + 1,
-                      update.messages,
-                      all,
-                      true,
-                      update.usage ? base.withUsage(update.usage) : base,
-                    ),
-                  ),
-                ),
-              ),
-            ),
-          );
-        }
-        if (!isRetryable(error)) return throwError(() => typed(error, model.provider));
-        if (all.length > maxRetries) return throwError(() => new RetriesExhaustedError(all.length, all));
-        const delayMs = retryDelayMs(error, all.length, backoff, settings.random);
-        return concat(
-          of(retryEvent(all.length, delayMs, error)),
-          timer(delayMs, scheduler).pipe(
-            concatMap(() => attempt(attemptNo + 1, messages, all, recovered, base)),
-          ),
-        );
+      catchError((error: unknown) => onFailure(error, attemptNo, messages, failures, recovered, base)),
+    );
+  // The first attempt is subscribed as it is (most calls succeed): only a failure builds the
+  // chain of retries above.
+  return new Observable<LoopItem>((subscriber) => {
+    const forward = (): ChainHandlers<LoopItem> => ({
+      next: (item) => subscriber.next(item),
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    });
+    let first: Observable<LoopItem>;
+    try {
+      first = modelAttempt(turn, model, buildRequest(turn, context, options.request));
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    first.subscribe(
+      chainedObserver<LoopItem>(subscriber, {
+        ...forward(),
+        error: (error: unknown) =>
+          onFailure(error, 1, context, [], false, turn).subscribe(chainedObserver(subscriber, forward())),
       }),
     );
-  return attempt(1, context, [], false);
+  });
 }

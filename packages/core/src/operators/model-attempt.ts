@@ -1,4 +1,5 @@
 import { Observable } from 'rxjs';
+import { chainedObserver } from '../util/chained-observer.js';
 import { PartialStreamError } from '../errors/provider-errors.js';
 import type { Turn } from '../turn/turn.js';
 import type { LoopItem } from '../turn/loop-item.js';
@@ -33,52 +34,61 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
       started = true;
       subscriber.next({ type: 'message-start', message: builder.message });
     };
-    return model.stream(request).subscribe({
-      next: (event: ModelEvent) => {
-        if (finished) return;
-        try {
-          if (event?.type === 'finish') {
-            const given: Partial<AssistantMessage> = event.message ?? {};
-            finished = { ...given, stopReason: given.stopReason ?? event.reason };
+    model.stream(request).subscribe(
+      chainedObserver<ModelEvent>(subscriber, {
+        next: (event: ModelEvent) => {
+          if (finished) return;
+          try {
+            if (event?.type === 'finish') {
+              const given: Partial<AssistantMessage> = event.message ?? {};
+              finished = { ...given, stopReason: given.stopReason ?? event.reason };
+              return;
+            }
+            if (!started) start();
+            const delta = builder.apply(event);
+            if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
+          } catch (error) {
+            // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
+            subscriber.error(error);
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (!finished) {
+            subscriber.error(
+              new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
+                partial: builder.message,
+                provider: model.provider,
+              }),
+            );
             return;
           }
+          let message: AssistantMessage;
+          try {
+            message = finalizeAssistantMessage(
+              finished,
+              builder.message,
+              builder.message.timestamp,
+              turn.step,
+            );
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
+          const priced = priceMessage(turn.run.settings.prices, message, model.modelId, warned);
+          message = priced.message;
+          const base = priced.unpriced
+            ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced])
+            : turn;
           if (!started) start();
-          const delta = builder.apply(event);
-          if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
-        } catch (error) {
-          // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
-          subscriber.error(error);
-        }
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => {
-        if (!finished) {
-          subscriber.error(
-            new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
-              partial: builder.message,
-              provider: model.provider,
-            }),
-          );
-          return;
-        }
-        let message: AssistantMessage;
-        try {
-          message = finalizeAssistantMessage(finished, builder.message, builder.message.timestamp, turn.step);
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
-        const priced = priceMessage(turn.run.settings.prices, message, model.modelId, warned);
-        message = priced.message;
-        const base = priced.unpriced ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced]) : turn;
-        if (!started) start();
-        if (priced.warning) subscriber.next(priced.warning);
-        subscriber.next({ type: 'message-end', message });
-        subscriber.next(withLengthRecovery(base, message));
-        subscriber.complete();
-      },
-    });
+          if (priced.warning) subscriber.next(priced.warning);
+          subscriber.next({ type: 'message-end', message });
+          subscriber.next(withLengthRecovery(base, message));
+          subscriber.complete();
+        },
+      }),
+    );
   });
 }
 

@@ -109,10 +109,12 @@ export function runToolBatch(
       return batch.skipText !== undefined;
     };
     // Emits when a steering message is (or already was) queued: cancels `interrupt: 'cancel'` tools.
-    const interrupted$ = merge(...interruptQueues.map((q) => q.pushed$)).pipe(
-      startWith(undefined),
-      filter(() => steered()),
-      take(1),
+    const interrupted$ = defer(() =>
+      merge(...interruptQueues.map((q) => q.pushed$)).pipe(
+        startWith(undefined),
+        filter(() => steered()),
+        take(1),
+      ),
     );
 
     const settle = (i: number, outcome: CallSettled): AgentEvent => {

@@ -13,6 +13,38 @@ export interface ChainHandlers<T> {
 }
 
 /**
+ * An observer that is also the subscription of what it observes, chained to a downstream
+ * subscription (the public equivalent of RxJS's internal operator subscriber). A class, not an
+ * object literal: it is made once per operator per turn, and a literal with its own methods
+ * costs several times more (the `tool-loop` rows of `pnpm bench` measure it).
+ */
+class ChainLink<T> extends Subscription implements Observer<T> {
+  private stopped = false;
+
+  constructor(private readonly handlers: ChainHandlers<T>) {
+    super();
+  }
+
+  next(value: T): void {
+    if (!this.stopped && !this.closed) this.handlers.next(value);
+  }
+
+  error(error: unknown): void {
+    if (this.stopped || this.closed) return;
+    this.stopped = true;
+    this.handlers.error(error);
+    this.unsubscribe();
+  }
+
+  complete(): void {
+    if (this.stopped || this.closed) return;
+    this.stopped = true;
+    this.handlers.complete();
+    this.unsubscribe();
+  }
+}
+
+/**
  * An observer to subscribe an upstream with, chained to `downstream`: unsubscribing
  * `downstream` closes it at once — also synchronously, while the upstream is still emitting
  * inside its `subscribe` — so the upstream sees `closed` and starts nothing more (RxJS's own
@@ -20,9 +52,9 @@ export interface ChainHandlers<T> {
  * subscribers it ignores whatever comes after `error` or `complete` or once closed, and after
  * `error` or `complete` it unsubscribes the upstream.
  *
- * (Used by the few hand-written pieces of the loop: `turnOperator`, the turn loop and
- * `runAgent`. They are hand-written because they run per step: see `pnpm bench`'s tool-loop and
- * subscriptions rows. Everything else is built from RxJS operators.)
+ * (Used by the few hand-written pieces on the per-step path — `turnOperator`, the turn loop,
+ * `runAgent`, the tool batch — each measured by `pnpm bench`'s tool-loop and subscriptions
+ * rows and held to every Rx law by the laws suite. Everything else is built from RxJS operators.)
  *
  * @example
  * new Observable<number>((subscriber) => {
@@ -33,25 +65,7 @@ export function chainedObserver<T>(
   downstream: Subscription,
   handlers: ChainHandlers<T>,
 ): Observer<T> & Subscription {
-  const link = new Subscription();
-  let stopped = false;
-  const observer = Object.assign(link, {
-    next(value: T): void {
-      if (!stopped && !link.closed) handlers.next(value);
-    },
-    error(error: unknown): void {
-      if (stopped || link.closed) return;
-      stopped = true;
-      handlers.error(error);
-      link.unsubscribe();
-    },
-    complete(): void {
-      if (stopped || link.closed) return;
-      stopped = true;
-      handlers.complete();
-      link.unsubscribe();
-    },
-  });
+  const link = new ChainLink(handlers);
   downstream.add(link);
-  return observer;
+  return link;
 }
