@@ -23,8 +23,10 @@ import type { ContextMode, ContextOutcome, ContextPlan, ViewProposal } from './c
 import { contextSnapshot, type ContextSnapshot, type LastProjection } from './context-snapshot.js';
 import type { FileOperationsOf } from './file-operations.js';
 import { fitView } from './fit-view.js';
-import { baseView, cheapProjection } from './projection.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { cheapProjection } from './projection.js';
 import { summaryCheckpoint } from './summary-checkpoint.js';
+import { TranscriptLedger } from './transcript-ledger.js';
 import { headLength } from './transcript-parts.js';
 
 /**
@@ -39,6 +41,7 @@ export class ContextEngine implements ContextManager {
   private readonly summaryModel: ChatModel;
   private readonly fileOperations: Readonly<Record<string, FileOperationsOf>>;
   private readonly meter = new ContextMeter();
+  private ledger = new TranscriptLedger();
   private checkpoint?: Checkpoint;
   private last?: LastProjection;
 
@@ -84,6 +87,7 @@ export class ContextEngine implements ContextManager {
   sync(_messages: readonly AgentMessage[]): void {
     this.checkpoint = undefined;
     this.meter.reset();
+    this.ledger = new TranscriptLedger();
   }
 
   /** How full the context was at the last projection. */
@@ -111,18 +115,28 @@ export class ContextEngine implements ContextManager {
 
   private plan(messages: readonly Message[], mode: ContextMode): ContextPlan {
     const { contextWindow, reserveTokens, keepRecentTokens } = this.settings;
+    const ledger = this.ledger;
+    ledger.sync(messages);
     const head = headLength(messages);
     const prev = previousCheckpoint(this.checkpoint, messages, head);
-    const base = baseView(messages, { head, prev });
+    const start = prev?.end ?? head;
+    // The engine's own checkpoint is put after the head; a committed one is in the transcript.
+    const insert = prev && prev.message !== messages[head] ? prev.message : undefined;
+    const baseRaw = insert
+      ? ledger.tokens(0, head) + estimateTokens(insert) + ledger.tokens(start)
+      : ledger.tokens();
+    const keep = mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens;
     return {
       messages,
       mode,
       head,
       prev,
-      start: prev?.end ?? head,
-      base,
-      before: this.meter.tokens(this.meter.raw(base, base === messages)),
-      keep: mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens,
+      start,
+      ...(insert ? { insert } : {}),
+      baseRaw,
+      before: this.meter.tokens(baseRaw),
+      keep,
+      cut: ledger.recentStart(keep, start),
       budget: contextWindow - reserveTokens,
     };
   }
@@ -135,15 +149,10 @@ export class ContextEngine implements ContextManager {
     return defer(() => {
       this.meter.begin(messages, context);
       const plan = this.plan(messages, mode);
-      const cheap = cheapProjection(plan, this.meter);
-      if ('view' in cheap) return of(this.done(plan, cheap));
-      const { summaryModel, settings, meter, fileOperations } = this;
-      return summaryCheckpoint(plan, cheap.cut, context, {
-        summaryModel,
-        settings,
-        meter,
-        fileOperations,
-      }).pipe(
+      const { summaryModel, settings, ledger, meter, fileOperations } = this;
+      const cheap = cheapProjection(plan, ledger, meter);
+      if (cheap) return of(this.done(plan, cheap));
+      return summaryCheckpoint(plan, context, { summaryModel, settings, ledger, meter, fileOperations }).pipe(
         mergeMap((item): Observable<AgentEvent | ContextOutcome> => {
           if (!('view' in item)) return of(item);
           if (mode !== 'compact' && item.checkpoint) this.checkpoint = item.checkpoint;
@@ -156,13 +165,14 @@ export class ContextEngine implements ContextManager {
   /** Fits the proposed view (last resort) and records it as the one sent, with its usage. */
   private done(plan: ContextPlan, proposal: ViewProposal & { unclipped?: true }): ContextOutcome {
     const { messages, mode } = plan;
-    const transcriptTokens = () => this.meter.tokens(this.meter.raw(messages, true));
+    const transcriptRaw = this.ledger.tokens(0, messages.length);
+    const transcriptTokens = () => this.meter.tokens(transcriptRaw);
     const fitted =
       mode === 'compact' || proposal.unclipped
         ? proposal
         : fitView(proposal, transcriptTokens, plan.budget, this.meter);
     const { view, compaction } = fitted;
-    const usage = this.meter.record(messages, fitted.raw, this.settings);
+    const usage = this.meter.record(messages.length, transcriptRaw, fitted.raw, this.settings);
     this.last = {
       usage,
       transcript: messages.length,

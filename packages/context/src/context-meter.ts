@@ -1,6 +1,6 @@
-import type { ContextManagerContext, ContextUsage, Message } from '@rxagent/core';
+import type { ContextManagerContext, ContextUsage, Message, ToolSpec } from '@rxagent/core';
 import type { ContextEngineSettings } from './context-engine-options.js';
-import { fixedTokens, TokenTally } from './estimate-tokens.js';
+import { systemTokens, toolTokens } from './estimate-tokens.js';
 
 /**
  * How full the context is: the estimate of a view's messages, plus the system prompt and the
@@ -10,7 +10,7 @@ import { fixedTokens, TokenTally } from './estimate-tokens.js';
  * @example
  * const meter = new ContextMeter();
  * meter.begin(messages, context);
- * meter.tokens(meter.raw(messages, true)); // the transcript's tokens as the next call would send them
+ * meter.tokens(ledger.tokens()); // the transcript's tokens as the next call would send them
  */
 export class ContextMeter {
   /** The view last sent and its estimate, to calibrate the estimate on the usage reported for it. */
@@ -20,11 +20,12 @@ export class ContextMeter {
   private reported = 0;
   /** The system prompt and tool definitions sent with every call. */
   private fixed = 0;
-  private tally = new TokenTally();
+  /** The tool list of the last call and its size (the same list is not measured again). */
+  private tools?: { list: readonly ToolSpec[]; length: number; tokens: number };
 
   /** Before a projection of `messages`: this call's fixed part, and what the last answer reported. */
   begin(messages: readonly Message[], context: ContextManagerContext): void {
-    this.fixed = fixedTokens(context);
+    this.fixed = systemTokens(context.system) + this.toolTokens(context.tools);
     const sent = this.sent;
     if (!sent) return;
     const answer = messages[sent.transcriptLength];
@@ -34,23 +35,26 @@ export class ContextMeter {
     }
   }
 
-  /** The estimate of `messages` alone. `transcript`: the list is the (append-only) transcript. */
-  raw(messages: readonly Message[], transcript = false): number {
-    return this.tally.total(messages, transcript);
-  }
-
   /** A call's tokens, from the estimate of its messages. */
   tokens(raw: number): number {
     return Math.max(0, raw + this.fixed + this.correction);
   }
 
-  /** Records `view` (its messages' estimate: `viewRaw`) as the view sent for `messages`; its usage. */
-  record(messages: readonly Message[], viewRaw: number, settings: ContextEngineSettings): ContextUsage {
+  /**
+   * Records a view (its messages' estimate: `viewRaw`) as the one sent for a transcript of
+   * `transcriptLength` messages (estimate: `transcriptRaw`); its usage.
+   */
+  record(
+    transcriptLength: number,
+    transcriptRaw: number,
+    viewRaw: number,
+    settings: ContextEngineSettings,
+  ): ContextUsage {
     const tokens = this.tokens(viewRaw);
-    const transcriptTokens = this.tokens(this.raw(messages, true));
+    const transcriptTokens = this.tokens(transcriptRaw);
     const { contextWindow, reserveTokens } = settings;
     const usageTokens = Math.min(this.reported, tokens);
-    this.sent = { transcriptLength: messages.length, estimate: viewRaw };
+    this.sent = { transcriptLength, estimate: viewRaw };
     return {
       contextWindow,
       tokens,
@@ -66,6 +70,14 @@ export class ContextMeter {
   /** Forgets the transcript (it was replaced from outside); keeps the calibration. */
   reset(): void {
     this.sent = undefined;
-    this.tally = new TokenTally();
+  }
+
+  private toolTokens(list: readonly ToolSpec[] | undefined): number {
+    if (!list) return 0;
+    const known = this.tools;
+    if (known?.list === list && known.length === list.length) return known.tokens;
+    const tokens = toolTokens(list);
+    this.tools = { list, length: list.length, tokens };
+    return tokens;
   }
 }

@@ -1,5 +1,6 @@
 import type { CompactionInfo, Message, UserMessage } from '@rxagent/core';
 import type { Checkpoint } from './checkpoint.js';
+import type { ViewLayout } from './transcript-ledger.js';
 
 /**
  * What the engine is asked for: the view of one call (`project`), a view after the provider
@@ -12,25 +13,24 @@ export type ContextMode = 'project' | 'recover' | 'compact';
 
 /**
  * One piece of the engine's work, decided before anything is shrunk: the transcript, where its
- * head ends, the checkpoint it starts from and the budgets.
+ * head ends, the checkpoint it starts from (the layout of its views: `head`, `insert`,
+ * `start`), where its recent part starts and the budgets.
  *
  * @example
- * const start = plan.prev?.end ?? plan.head; // the first message not folded into a checkpoint
+ * const folded = plan.messages.slice(plan.start, plan.cut); // what a summary folds in
  */
-export interface ContextPlan {
+export interface ContextPlan extends ViewLayout {
   /** The transcript (the model-visible messages, append-only). */
   messages: readonly Message[];
   mode: ContextMode;
-  /** Where the head (leading system messages and the goal) ends. */
-  head: number;
   /** The checkpoint the transcript starts from, if any. */
   prev?: Checkpoint;
-  /** The first message after the head not folded into `prev`. */
-  start: number;
-  /** The transcript as it is sent without shrinking: head, checkpoint, the rest. */
-  base: readonly Message[];
-  /** Tokens of `base` (with the system prompt and tools). */
+  /** The estimate of the view without shrinking (head, checkpoint, the rest): its messages alone. */
+  baseRaw: number;
+  /** Tokens of that view, with the system prompt and tools. */
   before: number;
+  /** Where the recent part (`keep` tokens, a call with its results) starts: `start` when nothing is older. */
+  cut: number;
   /** Tokens of the recent part kept verbatim. */
   keep: number;
   /** `contextWindow - reserveTokens`. */
@@ -42,7 +42,7 @@ export interface ContextPlan {
  * (without the system prompt and tools), and what was done to get there.
  *
  * @example
- * const proposal: ViewProposal = { view: plan.base, raw, stubbed: 0 };
+ * const proposal: ViewProposal = { view: messages, raw: ledger.tokens(), stubbed: 0 };
  */
 export interface ViewProposal {
   view: readonly Message[];

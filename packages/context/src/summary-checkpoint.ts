@@ -4,7 +4,6 @@ import {
   type ChatModel,
   type CompactionInfo,
   type ContextManagerContext,
-  type Message,
   type UserMessage,
 } from '@rxagent/core';
 import { concat, defer, EMPTY, mergeMap, of, type Observable } from 'rxjs';
@@ -13,21 +12,21 @@ import type { ContextEngineSettings } from './context-engine-options.js';
 import type { ContextMeter } from './context-meter.js';
 import type { ContextPlan, ViewProposal } from './context-plan.js';
 import { FileMemory, type FileOperationsOf } from './file-operations.js';
-import { stubToolResults } from './stub-tool-results.js';
 import { summaryCall, type SummaryDone } from './summary-call.js';
 import { summaryPrompt } from './summary-prompt.js';
-import { recentStart } from './transcript-parts.js';
+import type { TranscriptLedger } from './transcript-ledger.js';
 
 /**
- * What a summary needs besides the plan: the model that writes it, the settings, the meter
- * and which tools touch files.
+ * What a summary needs besides the plan: the model that writes it, the settings, the
+ * engine's ledger and meter, and which tools touch files.
  *
  * @example
- * const deps: SummaryDeps = { summaryModel, settings, meter, fileOperations: {} };
+ * const deps: SummaryDeps = { summaryModel, settings, ledger, meter, fileOperations: {} };
  */
 export interface SummaryDeps {
   summaryModel: ChatModel;
   settings: ContextEngineSettings;
+  ledger: TranscriptLedger;
   meter: ContextMeter;
   fileOperations: Readonly<Record<string, FileOperationsOf>>;
 }
@@ -38,22 +37,21 @@ function strategyOf(plan: ContextPlan): string {
 }
 
 /**
- * The summary checkpoint: the messages from the plan's start up to `cut` folded by a summary
+ * The summary checkpoint: the messages from the plan's start up to its `cut` folded by a summary
  * call into a checkpoint (an update of the previous one, when there is one). Streams
  * `summary-start`, the call's `summary-update` / `retry` events, then the view: head,
  * checkpoint, the recent part verbatim (its older tool results stubbed if still over budget).
  *
  * @example
- * summaryCheckpoint(plan, cut, context, deps).subscribe((item) => 'view' in item && send(item.view));
+ * summaryCheckpoint(plan, context, deps).subscribe((item) => 'view' in item && send(item.view));
  */
 export function summaryCheckpoint(
   plan: ContextPlan,
-  cut: number,
   context: ContextManagerContext,
   deps: SummaryDeps,
 ): Observable<AgentEvent | ViewProposal> {
-  const { messages, head, prev, start } = plan;
-  const { summaryModel, settings, meter } = deps;
+  const { messages, head, prev, start, cut } = plan;
+  const { summaryModel, settings, ledger, meter } = deps;
   const folded = messages.slice(start, cut);
   const goal =
     head > 0 && messages[head - 1]?.role === 'user' ? contentText(messages[head - 1] as UserMessage) : '';
@@ -86,15 +84,13 @@ export function summaryCheckpoint(
       const result = done as SummaryDone;
       const files = (prev?.files ?? FileMemory.empty()).withMessages(folded, deps.fileOperations);
       const message = checkpointMessage(result.text, files, context.scheduler.now());
-      let view: readonly Message[] = [...messages.slice(0, head), message, ...messages.slice(cut)];
-      let raw = meter.raw(view);
-      let stubbed = 0;
-      if (meter.tokens(raw) > plan.budget) {
-        const shrunk = stubToolResults(view, recentStart(view, plan.keep, head + 1));
-        view = shrunk.messages;
-        stubbed = shrunk.stubbed;
-        raw = meter.raw(view);
+      ledger.sync(messages); // the same transcript: unless the engine was used for another meanwhile
+      const layout = { head, insert: message, start: cut };
+      let shrunk = ledger.view(messages, layout, cut);
+      if (meter.tokens(shrunk.raw) > plan.budget) {
+        shrunk = ledger.view(messages, layout, ledger.recentStart(plan.keep, cut));
       }
+      const { view, raw, stubbed } = shrunk;
       const checkpoint: Checkpoint = {
         summary: result.text,
         files,
