@@ -53,6 +53,8 @@ export interface ProjectionResult {
   msPerProjection: number;
   /** ms per projection of a transcript never seen (every message estimated). */
   coldMsPerProjection: number;
+  /** ms per projection of a transcript growing by one step (2 messages) per call, as in a run. */
+  growingMsPerProjection: number;
   strategy: string;
 }
 
@@ -66,19 +68,23 @@ export interface ProjectionResult {
 export async function benchProjection(size: number): Promise<ProjectionResult> {
   const model = scriptedModel([], { modelId: 'bench' });
   const messages = transcript(size);
-  const engine = contextEngine({ model, contextWindow: 200_000 });
   let strategy = 'none';
-  const project = (input: readonly Message[]) => {
-    engine.project(input, context).subscribe((p) => {
-      if (!('type' in p)) strategy = p.compaction?.strategy ?? 'none';
-    });
+  const projector = () => {
+    const engine = contextEngine({ model, contextWindow: 200_000 });
+    return (input: readonly Message[]) => {
+      engine.project(input, context).subscribe((p) => {
+        if (!('type' in p)) strategy = p.compaction?.strategy ?? 'none';
+      });
+    };
   };
+  const project = projector();
   const calls = 200;
   const msPerProjection = await medianOf(() => {
     const start = performance.now();
     for (let i = 0; i < calls; i++) project(messages);
     return (performance.now() - start) / calls;
   });
+  const steadyStrategy = strategy;
   const fresh = Array.from({ length: 20 }, () => transcript(size));
   let next = 0;
   const coldMsPerProjection = await medianOf(
@@ -91,7 +97,19 @@ export async function benchProjection(size: number): Promise<ProjectionResult> {
     },
     { runs: 15 },
   );
-  return { size, msPerProjection, coldMsPerProjection, strategy };
+  // One step (an assistant call and its result) appended before each call, from `size` on;
+  // each round a new engine, primed with the first `size` messages outside the timing.
+  const growth = 50;
+  const longer = transcript(size + 2 * growth);
+  const grown = Array.from({ length: growth }, (_, i) => longer.slice(0, size + 2 * (i + 1)));
+  const growingMsPerProjection = await medianOf(() => {
+    const projectGrowing = projector();
+    projectGrowing(longer.slice(0, size));
+    const start = performance.now();
+    for (const input of grown) projectGrowing(input);
+    return (performance.now() - start) / grown.length;
+  });
+  return { size, msPerProjection, coldMsPerProjection, growingMsPerProjection, strategy: steadyStrategy };
 }
 
 export interface LongRunResult {

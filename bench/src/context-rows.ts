@@ -45,6 +45,12 @@ export function contextRows(projections: readonly ProjectionResult[], run: LongR
           }
         : {}),
     });
+    rows.push({
+      section,
+      name: `projection, ${n} messages and growing, one step appended per call`,
+      value: p.growingMsPerProjection * 1000,
+      unit: 'µs',
+    });
   }
   const last = projections[projections.length - 1] as ProjectionResult;
   const growth = last.msPerProjection / last.size / (first.msPerProjection / first.size);
