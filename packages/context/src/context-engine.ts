@@ -162,15 +162,20 @@ export class ContextEngine implements ContextManager {
     });
   }
 
-  /** Fits the proposed view (last resort) and records it as the one sent, with its usage. */
-  private done(plan: ContextPlan, proposal: ViewProposal & { unclipped?: true }): ContextOutcome {
-    const { messages, mode } = plan;
+  /**
+   * Fits the proposed view (last resort; a view for a call that still does not fit fails) and
+   * records it as the one sent, with its usage. A committed compaction is not fitted: the next
+   * projection fits its view.
+   */
+  private done(plan: ContextPlan, proposal: ViewProposal): ContextOutcome {
+    const { messages, mode, budget } = plan;
+    const { meter, settings } = this;
     const transcriptRaw = this.ledger.tokens(0, messages.length);
-    const transcriptTokens = () => this.meter.tokens(transcriptRaw);
+    const transcriptTokens = () => meter.tokens(transcriptRaw);
     const fitted =
-      mode === 'compact' || proposal.unclipped
+      mode === 'compact'
         ? proposal
-        : fitView(proposal, transcriptTokens, plan.budget, this.meter);
+        : fitView(proposal, { budget, meter, settings, transcript: messages, transcriptTokens });
     const { view, compaction } = fitted;
     const usage = this.meter.record(messages.length, transcriptRaw, fitted.raw, this.settings);
     this.last = {

@@ -35,6 +35,11 @@ export class ContextMeter {
     }
   }
 
+  /** The system prompt and tool definitions of the current call. */
+  get fixedTokens(): number {
+    return this.fixed;
+  }
+
   /** A call's tokens, from the estimate of its messages. */
   tokens(raw: number): number {
     return Math.max(0, raw + this.fixed + this.correction);

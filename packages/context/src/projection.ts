@@ -21,7 +21,7 @@ export function cheapProjection(
   plan: ContextPlan,
   ledger: TranscriptLedger,
   meter: ContextMeter,
-): (ViewProposal & { unclipped?: true }) | undefined {
+): ViewProposal | undefined {
   const { messages, mode, before, baseRaw, budget, start, cut } = plan;
   if (mode === 'project' && before <= budget) return ledger.view(messages, plan, start);
   if (mode === 'project') {
@@ -33,11 +33,10 @@ export function cheapProjection(
   }
   if (cut > start) return undefined;
   // Nothing old enough to summarize: all that is left is stubbing every earlier result.
-  if (mode === 'compact') return { view: messages, raw: ledger.tokens(), stubbed: 0, unclipped: true };
+  if (mode === 'compact') return { view: messages, raw: ledger.tokens(), stubbed: 0 };
   const stubbed = ledger.view(messages, plan, messages.length);
   return {
     ...stubbed,
     ...(stubbed.stubbed > 0 ? { compaction: stubsCompaction(before, meter.tokens(stubbed.raw)) } : {}),
-    unclipped: true,
   };
 }
