@@ -11,8 +11,8 @@ function stubsCompaction(before: number, tokensAfter: number): CompactionInfo {
  * The views that need no summary: the transcript as it is (from its checkpoint) when it fits;
  * else with the tool results older than the recent part stubbed, when that fits; else, when
  * nothing is old enough to summarize, with every earlier tool result stubbed. Undefined: a
- * summary is needed (of the messages before `plan.cut`). Each costs what the ledger has not measured yet, plus the copy of the
- * view when it differs from the transcript.
+ * summary is needed (of the messages before `plan.cut`). Each costs what the ledger has not
+ * measured yet, plus the copy of the view when it differs from the transcript.
  *
  * @example
  * const proposal = cheapProjection(plan, ledger, meter) ?? summarize(plan);
