@@ -40,6 +40,9 @@ function transcript(size: number): Message[] {
   return messages.slice(0, size);
 }
 
+/** The transcript size the per-message cost of larger ones is compared with. */
+const REFERENCE_SIZE = 1_000;
+
 const context: ContextManagerContext = {
   step: 1,
   usage: emptyUsage(),
@@ -51,8 +54,17 @@ export interface ProjectionResult {
   size: number;
   /** ms per projection, steady state (the same transcript again: estimates memoised). */
   msPerProjection: number;
+  /**
+   * Steady-state cost per message over that of a 1,000-message transcript, both measured back
+   * to back in each round (the median of the rounds' ratios, so the machine's drift cancels).
+   */
+  perMessageGrowth: number;
+  /** The size `perMessageGrowth` compares with. */
+  referenceSize: number;
   /** ms per projection of a transcript never seen (every message estimated). */
   coldMsPerProjection: number;
+  /** ms per projection of a transcript growing by one step (2 messages) per call, as in a run. */
+  growingMsPerProjection: number;
   strategy: string;
 }
 
@@ -66,19 +78,38 @@ export interface ProjectionResult {
 export async function benchProjection(size: number): Promise<ProjectionResult> {
   const model = scriptedModel([], { modelId: 'bench' });
   const messages = transcript(size);
-  const engine = contextEngine({ model, contextWindow: 200_000 });
   let strategy = 'none';
-  const project = (input: readonly Message[]) => {
-    engine.project(input, context).subscribe((p) => {
-      if (!('type' in p)) strategy = p.compaction?.strategy ?? 'none';
-    });
+  const projector = () => {
+    const engine = contextEngine({ model, contextWindow: 200_000 });
+    return (input: readonly Message[]) => {
+      engine.project(input, context).subscribe((p) => {
+        if (!('type' in p)) strategy = p.compaction?.strategy ?? 'none';
+      });
+    };
   };
+  const project = projector();
   const calls = 200;
-  const msPerProjection = await medianOf(() => {
+  const steady = (projectOne: (input: readonly Message[]) => void, input: readonly Message[]) => {
     const start = performance.now();
-    for (let i = 0; i < calls; i++) project(messages);
+    for (let i = 0; i < calls; i++) projectOne(input);
     return (performance.now() - start) / calls;
-  });
+  };
+  const msPerProjection = await medianOf(() => steady(project, messages));
+  const steadyStrategy = strategy;
+  const reference = transcript(REFERENCE_SIZE);
+  const projectReference = projector();
+  let round = 0;
+  const perMessageGrowth =
+    size === REFERENCE_SIZE
+      ? 1
+      : await medianOf(() => {
+          // Back to back, the order alternating from round to round.
+          const first = round++ % 2 === 0;
+          const a = first ? steady(projectReference, reference) : 0;
+          const b = steady(project, messages);
+          const ref = first ? a : steady(projectReference, reference);
+          return b / size / (ref / REFERENCE_SIZE);
+        });
   const fresh = Array.from({ length: 20 }, () => transcript(size));
   let next = 0;
   const coldMsPerProjection = await medianOf(
@@ -91,7 +122,27 @@ export async function benchProjection(size: number): Promise<ProjectionResult> {
     },
     { runs: 15 },
   );
-  return { size, msPerProjection, coldMsPerProjection, strategy };
+  // One step (an assistant call and its result) appended before each call, from `size` on;
+  // each round a new engine, primed with the first `size` messages outside the timing.
+  const growth = 50;
+  const longer = transcript(size + 2 * growth);
+  const grown = Array.from({ length: growth }, (_, i) => longer.slice(0, size + 2 * (i + 1)));
+  const growingMsPerProjection = await medianOf(() => {
+    const projectGrowing = projector();
+    projectGrowing(longer.slice(0, size));
+    const start = performance.now();
+    for (const input of grown) projectGrowing(input);
+    return (performance.now() - start) / grown.length;
+  });
+  return {
+    size,
+    msPerProjection,
+    perMessageGrowth,
+    referenceSize: REFERENCE_SIZE,
+    coldMsPerProjection,
+    growingMsPerProjection,
+    strategy: steadyStrategy,
+  };
 }
 
 export interface LongRunResult {

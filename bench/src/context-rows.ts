@@ -9,8 +9,8 @@ const EXAMPLE_PRICE = { input: 0.15, output: 0.6 } as const;
 
 /**
  * The context-engine rows: projection cost by transcript size (target at 1,000 messages, and
- * linear: the per-message cost of the largest within 1.5× of the smallest's), and the 300-turn
- * run's tokens saved and summary cost.
+ * linear: the per-message cost of the largest within 1.5× of a 1,000-message transcript's,
+ * measured back to back), and the 300-turn run's tokens saved and summary cost.
  *
  * @example
  * rows.push(...contextRows(projections, await benchLongRun(300)));
@@ -18,7 +18,6 @@ const EXAMPLE_PRICE = { input: 0.15, output: 0.6 } as const;
 export function contextRows(projections: readonly ProjectionResult[], run: LongRunResult): Row[] {
   const section = 'Context engine (@rxagent/context)';
   const rows: Row[] = [];
-  const first = projections[0] as ProjectionResult;
   for (const p of projections) {
     const n = p.size.toLocaleString('en-US');
     rows.push({
@@ -45,12 +44,19 @@ export function contextRows(projections: readonly ProjectionResult[], run: LongR
           }
         : {}),
     });
+    rows.push({
+      section,
+      name: `projection, ${n} messages and growing, one step appended per call`,
+      value: p.growingMsPerProjection * 1000,
+      unit: 'µs',
+    });
   }
   const last = projections[projections.length - 1] as ProjectionResult;
-  const growth = last.msPerProjection / last.size / (first.msPerProjection / first.size);
+  // Measured back to back with a 1,000-message transcript in each round (see benchProjection).
+  const growth = last.perMessageGrowth;
   rows.push({
     section,
-    name: `projection cost per message, ${last.size.toLocaleString('en-US')} vs ${first.size.toLocaleString('en-US')} messages`,
+    name: `projection cost per message, ${last.size.toLocaleString('en-US')} vs ${last.referenceSize.toLocaleString('en-US')} messages`,
     value: growth,
     unit: '×',
     target: `≤ ${CONTEXT_TARGETS.perMessageGrowth}× (linear)`,

@@ -55,3 +55,36 @@ export function parseCheckpoint(
   }
   return { summary, files: FileMemory.empty().withPaths(read, modified) };
 }
+
+/**
+ * The checkpoint projections start from: it covers the transcript up to `end`.
+ *
+ * @example
+ * const view = [...messages.slice(0, head), checkpoint.message, ...messages.slice(checkpoint.end)];
+ */
+export interface Checkpoint {
+  summary: string;
+  files: FileMemory;
+  end: number;
+  /** `messages[end - 1]` when it was made: a transcript without it is another transcript. */
+  last: Message | undefined;
+  message: UserMessage;
+}
+
+/**
+ * The checkpoint the transcript starts from: the engine's own (while the transcript still
+ * holds the messages it covers), or a committed one right after the head.
+ *
+ * @example
+ * const prev = previousCheckpoint(engineCheckpoint, messages, headLength(messages));
+ */
+export function previousCheckpoint(
+  own: Checkpoint | undefined,
+  messages: readonly Message[],
+  head: number,
+): Checkpoint | undefined {
+  if (own && own.end <= messages.length && messages[own.end - 1] === own.last && own.end > head) return own;
+  const committed = parseCheckpoint(messages, head);
+  if (!committed) return undefined;
+  return { ...committed, end: head + 1, last: messages[head], message: messages[head] as UserMessage };
+}

@@ -1,75 +1,35 @@
-import {
-  contentText,
-  type AgentEvent,
-  type AgentMessage,
-  type ChatModel,
-  type Message,
-  type UserMessage,
-} from '@rxagent/core';
 import { isModelVisible } from '@rxagent/core/provider';
 import type {
-  CompactionInfo,
+  AgentEvent,
+  AgentMessage,
+  ChatModel,
+  Message,
+} from '@rxagent/core';
+import type {
   ContextCommit,
   ContextManager,
   ContextManagerContext,
   ContextProgress,
   ContextUsage,
 } from '@rxagent/core/context';
-import { concat, defer, EMPTY, mergeMap, of, type Observable } from 'rxjs';
-import { checkpointMessage, parseCheckpoint } from './checkpoint.js';
+import { defer, map, mergeMap, of, type Observable } from 'rxjs';
+import { previousCheckpoint, type Checkpoint } from './checkpoint.js';
+import { compactCommit } from './compact-commit.js';
 import {
   resolveSettings,
   type ContextEngineOptions,
   type ContextEngineSettings,
 } from './context-engine-options.js';
-import { fixedTokens, TokenTally } from './estimate-tokens.js';
-import { FileMemory, type FileOperationsOf } from './file-operations.js';
-import { summaryCall, type SummaryDone } from './summary-call.js';
-import { summaryPrompt } from './summary-prompt.js';
-import { clipToolResults, stubToolResults } from './stub-tool-results.js';
-import { headLength, recentStart } from './transcript-parts.js';
-
-/**
- * What the engine holds and last did (for a `/context` view or a dashboard).
- *
- * @example
- * const { usage, filesTouched, lastStrategy }: ContextSnapshot = engine.snapshot();
- */
-export interface ContextSnapshot {
-  usage?: ContextUsage;
-  /** Messages of the transcript last projected, and of the view sent. */
-  transcriptMessages: number;
-  viewMessages: number;
-  /** The checkpoint the views start from, if any. */
-  checkpoint?: string;
-  /** Tool results whose bodies the last view replaced by a stub. */
-  stubbedToolResults: number;
-  filesTouched: { read: string[]; modified: string[] };
-  lastStrategy?: string;
-  /** Messages folded into the checkpoint by the last summary. */
-  lastSummarized: number;
-}
-
-/** The checkpoint projections start from: it covers the transcript up to `end`. */
-interface Checkpoint {
-  summary: string;
-  files: FileMemory;
-  end: number;
-  /** `messages[end - 1]` when it was made: a transcript without it is another transcript. */
-  last: Message | undefined;
-  message: UserMessage;
-}
-
-type Mode = 'project' | 'recover' | 'compact';
-
-interface Outcome {
-  type: 'outcome';
-  view: readonly Message[];
-  compaction?: CompactionInfo;
-  /** With a new checkpoint: where the verbatim part starts, and the checkpoint message. */
-  cut?: number;
-  checkpoint?: UserMessage;
-}
+import { ContextMeter } from './context-meter.js';
+import type { ContextMode, ContextOutcome, ContextPlan, ViewProposal } from './context-plan.js';
+import { contextSnapshot, type ContextSnapshot, type LastProjection } from './context-snapshot.js';
+import type { FileOperationsOf } from './file-operations.js';
+import { fitView } from './fit-view.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { cheapProjection } from './projection.js';
+import { summaryCheckpoint } from './summary-checkpoint.js';
+import { TranscriptLedger } from './transcript-ledger.js';
+import { headLength } from './transcript-parts.js';
 
 /**
  * The default context engine (see `contextEngine`).
@@ -82,23 +42,10 @@ export class ContextEngine implements ContextManager {
   readonly settings: ContextEngineSettings;
   private readonly summaryModel: ChatModel;
   private readonly fileOperations: Readonly<Record<string, FileOperationsOf>>;
+  private readonly meter = new ContextMeter();
+  private ledger = new TranscriptLedger();
   private checkpoint?: Checkpoint;
-  /** The view last sent and its estimate, to calibrate the estimate on the usage reported for it. */
-  private sent?: { transcriptLength: number; estimate: number };
-  /** Reported minus estimated tokens of the last view the provider reported on. */
-  private correction = 0;
-  private reported = 0;
-  /** The system prompt and tool definitions sent with every call. */
-  private fixed = 0;
-  private tally = new TokenTally();
-  private last?: {
-    usage: ContextUsage;
-    transcript: number;
-    view: number;
-    stubbed: number;
-    strategy?: string;
-    summarized: number;
-  };
+  private last?: LastProjection;
 
   constructor(options: ContextEngineOptions) {
     this.settings = resolveSettings(options);
@@ -108,7 +55,7 @@ export class ContextEngine implements ContextManager {
 
   /** The view one call sends: stubs old tool results, then summarizes, only when over budget. */
   project(messages: readonly Message[], context: ContextManagerContext): Observable<ContextProgress> {
-    return this.run(messages, context, 'project');
+    return this.projection(messages, context, 'project');
   }
 
   /** After `ContextOverflowError`: summarizes whatever it can, keeping half the usual recent part. */
@@ -117,7 +64,7 @@ export class ContextEngine implements ContextManager {
     _error: unknown,
     context: ContextManagerContext,
   ): Observable<ContextProgress> {
-    return this.run(messages, context, 'recover');
+    return this.projection(messages, context, 'recover');
   }
 
   /** A committed rewrite: the head, a checkpoint of everything older than the recent part, the recent part. */
@@ -128,21 +75,11 @@ export class ContextEngine implements ContextManager {
     return defer(() => {
       const model = messages.filter(isModelVisible);
       return this.work(model, context, 'compact').pipe(
-        mergeMap((item): Observable<ContextCommit | AgentEvent> => {
-          if (item.type !== 'outcome') return of(item);
-          if (!item.compaction || item.cut === undefined || !item.checkpoint) {
-            return of({ messages, usage: this.last?.usage });
-          }
-          const head = headLength(model);
-          const headEnd = head > 0 ? messages.indexOf(model[head - 1] as Message) + 1 : 0;
-          const cutAt =
-            item.cut < model.length ? messages.indexOf(model[item.cut] as Message) : messages.length;
-          this.checkpoint = undefined;
-          return of({
-            messages: [...messages.slice(0, headEnd), item.checkpoint, ...messages.slice(cutAt)],
-            compaction: item.compaction,
-            usage: this.last?.usage,
-          });
+        map((item): ContextCommit | AgentEvent => {
+          if (item.type !== 'outcome') return item;
+          const commit = compactCommit(messages, model, item, this.last?.usage);
+          if (commit.compaction) this.checkpoint = undefined;
+          return commit;
         }),
       );
     });
@@ -151,8 +88,8 @@ export class ContextEngine implements ContextManager {
   /** Forgets the checkpoint when the transcript was replaced from outside (a committed one in it is read back). */
   sync(_messages: readonly AgentMessage[]): void {
     this.checkpoint = undefined;
-    this.sent = undefined;
-    this.tally = new TokenTally();
+    this.meter.reset();
+    this.ledger = new TranscriptLedger();
   }
 
   /** How full the context was at the last projection. */
@@ -162,249 +99,101 @@ export class ContextEngine implements ContextManager {
 
   /** What the engine holds and last did. */
   snapshot(): ContextSnapshot {
-    const files = this.checkpoint?.files;
-    return {
-      usage: this.last?.usage,
-      transcriptMessages: this.last?.transcript ?? 0,
-      viewMessages: this.last?.view ?? 0,
-      checkpoint: this.checkpoint?.summary,
-      stubbedToolResults: this.last?.stubbed ?? 0,
-      filesTouched: { read: files?.read() ?? [], modified: files?.modified() ?? [] },
-      lastStrategy: this.last?.strategy,
-      lastSummarized: this.last?.summarized ?? 0,
-    };
+    return contextSnapshot(this.last, this.checkpoint);
   }
 
-  private run(
+  private projection(
     messages: readonly Message[],
     context: ContextManagerContext,
-    mode: Mode,
+    mode: ContextMode,
   ): Observable<ContextProgress> {
     return this.work(messages, context, mode).pipe(
-      mergeMap((item): Observable<ContextProgress> => {
-        if (item.type !== 'outcome') return of(item);
-        return of({ messages: item.view, compaction: item.compaction, usage: this.last?.usage });
+      map((item): ContextProgress => {
+        if (item.type !== 'outcome') return item;
+        return { messages: item.view, compaction: item.compaction, usage: this.last?.usage };
       }),
     );
   }
 
-  /** `transcript`: the list is the transcript given to the engine (append-only). */
-  private tokens(messages: readonly Message[], transcript = false): number {
-    return Math.max(0, this.tally.total(messages, transcript) + this.fixed + this.correction);
-  }
-
-  /** Learns from the usage the provider reported for the view sent last. */
-  private calibrate(messages: readonly Message[]): void {
-    const sent = this.sent;
-    if (!sent) return;
-    const answer = messages[sent.transcriptLength];
-    if (answer?.role === 'assistant' && answer.usage.inputTokens > 0) {
-      this.correction = answer.usage.inputTokens - sent.estimate - this.fixed;
-      this.reported = answer.usage.inputTokens + answer.usage.outputTokens;
-    }
-  }
-
-  /** The checkpoint the transcript starts from: the engine's own, or a committed one after the head. */
-  private previous(messages: readonly Message[], head: number): Checkpoint | undefined {
-    const own = this.checkpoint;
-    if (own && own.end <= messages.length && messages[own.end - 1] === own.last && own.end > head) return own;
-    const committed = parseCheckpoint(messages, head);
-    if (!committed) return undefined;
-    return { ...committed, end: head + 1, last: messages[head], message: messages[head] as UserMessage };
+  private plan(messages: readonly Message[], mode: ContextMode): ContextPlan {
+    const { contextWindow, reserveTokens, keepRecentTokens } = this.settings;
+    const ledger = this.ledger;
+    ledger.sync(messages);
+    const head = headLength(messages);
+    const prev = previousCheckpoint(this.checkpoint, messages, head);
+    const start = prev?.end ?? head;
+    // The engine's own checkpoint is put after the head; a committed one is in the transcript.
+    const insert = prev && prev.message !== messages[head] ? prev.message : undefined;
+    const baseRaw = insert
+      ? ledger.tokens(0, head) + estimateTokens(insert) + ledger.tokens(start)
+      : ledger.tokens();
+    const keep = mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens;
+    return {
+      messages,
+      mode,
+      head,
+      prev,
+      start,
+      ...(insert ? { insert } : {}),
+      baseRaw,
+      before: this.meter.tokens(baseRaw),
+      keep,
+      cut: ledger.recentStart(keep, start),
+      budget: contextWindow - reserveTokens,
+    };
   }
 
   private work(
     messages: readonly Message[],
     context: ContextManagerContext,
-    mode: Mode,
-  ): Observable<AgentEvent | Outcome> {
+    mode: ContextMode,
+  ): Observable<AgentEvent | ContextOutcome> {
     return defer(() => {
-      this.fixed = fixedTokens(context);
-      this.calibrate(messages);
-      const { contextWindow, reserveTokens, keepRecentTokens } = this.settings;
-      const budget = contextWindow - reserveTokens;
-      const head = headLength(messages);
-      const prev = this.previous(messages, head);
-      const base =
-        prev && prev.message !== messages[head]
-          ? [...messages.slice(0, head), prev.message, ...messages.slice(prev.end)]
-          : messages;
-      const before = this.tokens(base, base === messages);
-      const keep = mode === 'recover' ? Math.floor(keepRecentTokens / 2) : keepRecentTokens;
-      if (mode === 'project' && before <= budget) return of(this.done(messages, base, 0, undefined, mode));
-      if (mode === 'project') {
-        const stubbed = stubToolResults(base, recentStart(base, keep, 0));
-        if (stubbed.stubbed > 0 && this.tokens(stubbed.messages) <= budget) {
-          const compaction = {
-            strategy: 'tool-result-stubs',
-            tokensBefore: before,
-            tokensAfter: this.tokens(stubbed.messages),
-            summarized: 0,
-          };
-          return of(this.done(messages, stubbed.messages, stubbed.stubbed, compaction, mode));
-        }
-      }
-      const start = prev?.end ?? head;
-      const cut = recentStart(messages, keep, start);
-      if (cut <= start) {
-        // Nothing old enough to summarize: all that is left is stubbing every earlier result.
-        if (mode === 'compact') return of(this.done(messages, messages, 0));
-        const stubbed = stubToolResults(base, recentStart(base, 0, 0));
-        const compaction = {
-          strategy: 'tool-result-stubs',
-          tokensBefore: before,
-          tokensAfter: this.tokens(stubbed.messages),
-          summarized: 0,
-        };
-        return of(
-          this.done(
-            messages,
-            stubbed.messages,
-            stubbed.stubbed,
-            stubbed.stubbed > 0 ? compaction : undefined,
-          ),
-        );
-      }
-      return this.summarize(messages, context, { head, prev, start, cut, before, keep, budget, mode });
+      this.meter.begin(messages, context);
+      const plan = this.plan(messages, mode);
+      const { summaryModel, settings, ledger, meter, fileOperations } = this;
+      const cheap = cheapProjection(plan, ledger, meter);
+      if (cheap) return of(this.done(plan, cheap));
+      return summaryCheckpoint(plan, context, { summaryModel, settings, ledger, meter, fileOperations }).pipe(
+        mergeMap((item): Observable<AgentEvent | ContextOutcome> => {
+          if (!('view' in item)) return of(item);
+          if (mode !== 'compact' && item.checkpoint) this.checkpoint = item.checkpoint;
+          return of(this.done(plan, item));
+        }),
+      );
     });
   }
 
-  private summarize(
-    messages: readonly Message[],
-    context: ContextManagerContext,
-    plan: {
-      head: number;
-      prev?: Checkpoint;
-      start: number;
-      cut: number;
-      before: number;
-      keep: number;
-      budget: number;
-      mode: Mode;
-    },
-  ): Observable<AgentEvent | Outcome> {
-    const { head, prev, start, cut } = plan;
-    const folded = messages.slice(start, cut);
-    const goal =
-      head > 0 && messages[head - 1]?.role === 'user' ? contentText(messages[head - 1] as UserMessage) : '';
-    let done: SummaryDone | undefined;
-    const call$ = summaryCall(this.summaryModel, summaryPrompt(goal, prev?.summary, folded), {
-      scheduler: context.scheduler,
-      maxRetries: this.settings.maxRetries,
-      initialDelayMs: this.settings.retryDelayMs,
-      maxTokens: this.settings.summaryMaxTokens,
-      transcript: messages,
-    }).pipe(
-      mergeMap((item): Observable<AgentEvent> => {
-        if (item.type === 'summary-done') {
-          done = item;
-          return EMPTY;
-        }
-        return of(item);
-      }),
-    );
-    const start$ = of<AgentEvent>({
-      type: 'summary-start',
-      model: this.summaryModel.modelId,
-      messages: folded.length,
-      incremental: prev !== undefined,
-    });
-    return concat(
-      start$,
-      call$,
-      defer(() => {
-        const result = done as SummaryDone;
-        const files = (prev?.files ?? FileMemory.empty()).withMessages(folded, this.fileOperations);
-        const message = checkpointMessage(result.text, files, context.scheduler.now());
-        let view: readonly Message[] = [...messages.slice(0, head), message, ...messages.slice(cut)];
-        let stubbed = 0;
-        if (this.tokens(view) > plan.budget) {
-          const shrunk = stubToolResults(view, recentStart(view, plan.keep, head + 1));
-          view = shrunk.messages;
-          stubbed = shrunk.stubbed;
-        }
-        if (plan.mode !== 'compact') {
-          this.checkpoint = { summary: result.text, files, end: cut, last: messages[cut - 1], message };
-        }
-        const compaction: CompactionInfo = {
-          strategy: plan.mode === 'recover' ? 'overflow-summary' : prev ? 'summary-update' : 'summary',
-          tokensBefore: plan.before,
-          tokensAfter: this.tokens(view),
-          summarized: folded.length,
-          ...(result.usage ? { usage: result.usage } : {}),
-        };
-        return of<Outcome>({
-          ...this.done(messages, view, stubbed, compaction, plan.mode),
-          cut,
-          checkpoint: message,
-        });
-      }),
-    );
-  }
-
-  /** A view still over budget after everything else: its largest tool results cut to fit. */
-  private fit(
-    messages: readonly Message[],
-    view: readonly Message[],
-    compaction: CompactionInfo | undefined,
-    mode: Mode | undefined,
-  ): { view: readonly Message[]; compaction?: CompactionInfo } {
-    const budget = this.settings.contextWindow - this.settings.reserveTokens;
-    if (mode === undefined || mode === 'compact' || this.tokens(view) <= budget) return { view, compaction };
-    let fitted = view;
-    for (
-      let each = Math.floor(budget / 2);
-      each >= 64 && this.tokens(fitted) > budget;
-      each = Math.floor(each / 2)
-    ) {
-      fitted = clipToolResults(view, each).messages;
-    }
-    if (fitted === view) return { view, compaction };
-    const tokensBefore = compaction?.tokensBefore ?? this.tokens(messages, true);
-    return {
-      view: fitted,
-      compaction: {
-        ...(compaction ?? { summarized: 0 }),
-        strategy: compaction ? `${compaction.strategy}+clipped-results` : 'clipped-results',
-        tokensBefore,
-        tokensAfter: this.tokens(fitted),
-      },
-    };
-  }
-
-  /** Records the view as the one sent, with its usage. */
-  private done(
-    messages: readonly Message[],
-    proposed: readonly Message[],
-    stubbed: number,
-    proposedCompaction?: CompactionInfo,
-    mode?: Mode,
-  ): Outcome {
-    const { view, compaction } = this.fit(messages, proposed, proposedCompaction, mode);
-    const tokens = this.tokens(view, view === messages);
-    const transcriptTokens = this.tokens(messages, true);
-    const { contextWindow, reserveTokens } = this.settings;
-    const usageTokens = Math.min(this.reported, tokens);
-    const usage: ContextUsage = {
-      contextWindow,
-      tokens,
-      reserveTokens,
-      percent: Math.round((tokens / contextWindow) * 10_000) / 100,
-      usageTokens,
-      estimatedTokens: tokens - usageTokens,
-      transcriptTokens,
-      droppedTokens: Math.max(0, transcriptTokens - tokens),
-    };
-    this.sent = { transcriptLength: messages.length, estimate: this.tally.total(view, view === messages) };
+  /**
+   * Fits the proposed view (last resort; a view for a call that still does not fit fails) and
+   * records it as the one sent, with its usage. A committed compaction is not fitted: the next
+   * projection fits its view.
+   */
+  private done(plan: ContextPlan, proposal: ViewProposal): ContextOutcome {
+    const { messages, mode, budget } = plan;
+    const { meter, settings } = this;
+    const transcriptRaw = this.ledger.tokens(0, messages.length);
+    const transcriptTokens = () => meter.tokens(transcriptRaw);
+    const fitted =
+      mode === 'compact'
+        ? proposal
+        : fitView(proposal, { budget, meter, settings, transcript: messages, transcriptTokens });
+    const { view, compaction } = fitted;
+    const usage = this.meter.record(messages.length, transcriptRaw, fitted.raw, this.settings);
     this.last = {
       usage,
       transcript: messages.length,
       view: view.length,
-      stubbed,
+      stubbed: fitted.stubbed,
       strategy: compaction?.strategy ?? this.last?.strategy,
       summarized: compaction?.summarized ?? this.last?.summarized ?? 0,
     };
-    return { type: 'outcome', view, compaction };
+    return {
+      type: 'outcome',
+      view,
+      compaction,
+      ...(fitted.checkpoint ? { cut: fitted.checkpoint.end, checkpoint: fitted.checkpoint.message } : {}),
+    };
   }
 }
 

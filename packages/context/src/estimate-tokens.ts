@@ -28,7 +28,14 @@ function partsTokens(parts: readonly { type: string; text?: string }[]): number 
   return n;
 }
 
-function compute(message: Message): number {
+/**
+ * A message's size in tokens, computed every time (no memo: the engine's ledger keeps what it
+ * measured, by position in the transcript).
+ *
+ * @example
+ * measureTokens(userMessage('List the files in src')); // 10
+ */
+export function measureTokens(message: Message): number {
   switch (message.role) {
     case 'system':
       return MESSAGE_OVERHEAD + textTokens(message.content);
@@ -63,7 +70,7 @@ function compute(message: Message): number {
 export function estimateTokens(message: Message): number {
   let n = cache.get(message);
   if (n === undefined) {
-    n = compute(message);
+    n = measureTokens(message);
     cache.set(message, n);
   }
   return n;
@@ -81,67 +88,25 @@ export function estimateAll(messages: readonly Message[], from = 0, to = message
   return n;
 }
 
-const toolsCache = new WeakMap<readonly ToolSpec[], number>();
-
 /**
- * The estimated size of what every call sends besides the messages: the system prompt and
- * the tool definitions (memoised per tool list).
+ * The estimated size of a system prompt.
  *
  * @example
- * fixedTokens({ system: 'Be brief.', tools: run.toolSpecs }); // ≈ 3 + the schemas' characters / 4
+ * systemTokens('Be brief.'); // 3
  */
-export function fixedTokens(context: {
-  system?: string | SystemBlock[];
-  tools?: readonly ToolSpec[];
-}): number {
-  const { system, tools } = context;
+export function systemTokens(system: string | readonly SystemBlock[] | undefined): number {
+  if (typeof system === 'string') return textTokens(system);
   let n = 0;
-  if (typeof system === 'string') n += textTokens(system);
-  else if (system) for (const block of system) n += textTokens(block.text);
-  if (tools && tools.length > 0) {
-    let t = toolsCache.get(tools);
-    if (t === undefined) {
-      t = textTokens(JSON.stringify(tools));
-      toolsCache.set(tools, t);
-    }
-    n += t;
-  }
+  if (system) for (const block of system) n += textTokens(block.text);
   return n;
 }
 
 /**
- * Estimated sizes of whole message lists, remembered: a list seen before costs a lookup, and
- * a list that extends the last one seen (the transcript of the next turn) costs only its new
- * messages. So the projection before each call is O(messages appended), not O(transcript).
+ * The estimated size of the tool definitions sent with a call (their JSON).
  *
  * @example
- * const tally = new TokenTally();
- * tally.total(turn1Messages, true); tally.total(turn2Messages, true); // the second only estimates what turn 2 added
+ * toolTokens(run.toolSpecs); // ≈ the schemas' characters / 4
  */
-export class TokenTally {
-  private readonly totals = new WeakMap<readonly Message[], number>();
-  /** The transcripts seen last, newest first. */
-  private recent: { length: number; tail: Message; total: number }[] = [];
-
-  /**
-   * The estimated size of `messages`. `appendOnly`: the list is a transcript that only grows
-   * (a later one keeps every earlier message), so it may extend an earlier list; a projected
-   * view (stubs in place of results) may not.
-   */
-  total(messages: readonly Message[], appendOnly = false): number {
-    const known = this.totals.get(messages);
-    if (known !== undefined) return known;
-    const base = appendOnly
-      ? this.recent.find((r) => messages.length >= r.length && messages[r.length - 1] === r.tail)
-      : undefined;
-    const total = base ? base.total + estimateAll(messages, base.length) : estimateAll(messages);
-    this.totals.set(messages, total);
-    if (appendOnly && messages.length > 0) {
-      this.recent = [
-        { length: messages.length, tail: messages[messages.length - 1] as Message, total },
-        ...this.recent.slice(0, 3),
-      ];
-    }
-    return total;
-  }
+export function toolTokens(tools: readonly ToolSpec[] | undefined): number {
+  return tools && tools.length > 0 ? textTokens(JSON.stringify(tools)) : 0;
 }

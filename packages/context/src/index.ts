@@ -1,5 +1,5 @@
 export { ContextEngine, contextEngine } from './context-engine.js';
-export type { ContextSnapshot } from './context-engine.js';
+export type { ContextSnapshot } from './context-snapshot.js';
 export type { ContextEngineOptions, ContextEngineSettings } from './context-engine-options.js';
 export { contextWindowOf } from './context-windows.js';
 export { CHARS_PER_TOKEN, estimateTokens } from './estimate-tokens.js';

@@ -1,51 +1,25 @@
 import { contentText, type Message, type ToolResultMessage } from '@rxagent/core';
 import { CHARS_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 
-// A result's stub is made once: the same old result is stubbed again on every later call.
-const stubs = new WeakMap<ToolResultMessage, ToolResultMessage>();
-
-function stubOf(result: ToolResultMessage): ToolResultMessage {
-  let stub = stubs.get(result);
-  if (!stub) {
-    const length = contentText(result).length;
-    stub = {
-      ...result,
-      content: [
-        {
-          type: 'text',
-          text: `[${result.toolName} ${result.isError ? 'error' : 'result'} of ${length} characters omitted to save context; call the tool again if you need it]`,
-        },
-      ],
-    };
-    stubs.set(result, stub);
-  }
-  return stub;
-}
-
 /**
- * The cheap shrink: the bodies of tool results before `keepFrom` replaced by a short stub
- * (the result message stays, so each call keeps its result), and how many were stubbed.
- * Results already small are kept.
+ * The cheap shrink of one old tool result: the same message with its body replaced by a
+ * one-line stub (the result message stays, so its call keeps its result). The engine's
+ * ledger makes it once per result and keeps it only when it is smaller.
  *
  * @example
- * stubToolResults(view, recentStart(view, 20_000, 0)).messages;
+ * toolResultStub(result).content; // [{ type: 'text', text: '[read result of 5120 characters omitted …]' }]
  */
-export function stubToolResults(
-  messages: readonly Message[],
-  keepFrom: number,
-): { messages: readonly Message[]; stubbed: number } {
-  let out: Message[] | undefined;
-  let stubbed = 0;
-  for (let i = 0; i < keepFrom; i++) {
-    const m = messages[i] as Message;
-    if (m.role !== 'tool') continue;
-    const stub = stubOf(m);
-    if (estimateTokens(stub) >= estimateTokens(m)) continue;
-    out ??= messages.slice();
-    out[i] = stub;
-    stubbed++;
-  }
-  return { messages: out ?? messages, stubbed };
+export function toolResultStub(result: ToolResultMessage): ToolResultMessage {
+  const length = contentText(result).length;
+  return {
+    ...result,
+    content: [
+      {
+        type: 'text',
+        text: `[${result.toolName} ${result.isError ? 'error' : 'result'} of ${length} characters omitted to save context; call the tool again if you need it]`,
+      },
+    ],
+  };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
+import { CHARS_PER_TOKEN } from './estimate-tokens.js';
 import { SUMMARY_SYSTEM } from './summary-prompt.js';
 
 /**
@@ -44,22 +45,48 @@ export interface SummaryCallOptions {
   transcript: readonly Message[];
 }
 
-/** One attempt: the model's text deltas as `summary-update`, then the finished text. */
+/**
+ * A summary cut to `maxTokens` (in estimated tokens), with a note saying so: a model may write
+ * more than the output limit it was asked for, and the checkpoint must stay within its budget.
+ *
+ * @example
+ * clipSummary('## Goal\n…', 2_048); // unchanged when it is under 8,192 characters
+ */
+export function clipSummary(text: string, maxTokens: number): string {
+  const maxChars = maxTokens * CHARS_PER_TOKEN;
+  if (text.length <= maxChars) return text;
+  const note = `\n[… summary cut at ${maxTokens} tokens: the summary model wrote more than asked]`;
+  return note.length * 2 <= maxChars
+    ? `${text.slice(0, maxChars - note.length)}${note}`
+    : text.slice(0, maxChars);
+}
+
+/**
+ * One attempt: the model's text deltas as `summary-update` (up to the summary's budget), then
+ * the finished text, clipped to its budget.
+ */
 function attempt(model: ChatModel, prompt: string, maxTokens: number): Observable<AgentEvent | SummaryDone> {
   return defer(() => {
+    const maxChars = maxTokens * CHARS_PER_TOKEN;
     let text = '';
     let finished: SummaryDone | undefined;
     return concat(
       model.stream({ system: SUMMARY_SYSTEM, messages: [userMessage(prompt)], maxTokens }).pipe(
         mergeMap((event): Observable<AgentEvent> => {
           if (event.type === 'text-delta') {
-            text += event.text;
-            return of({ type: 'summary-update', delta: event.text });
+            // Past the budget, the deltas are dropped: they would not be in the checkpoint.
+            const delta = event.text.slice(0, Math.max(0, maxChars - text.length));
+            text += delta;
+            return delta ? of({ type: 'summary-update', delta }) : EMPTY;
           }
           if (event.type === 'finish') {
             const parts = event.message.content.filter((p) => p.type === 'text');
             const final = parts.length > 0 ? parts.map((p) => p.text).join('') : text;
-            finished = { type: 'summary-done', text: final, usage: event.message.usage };
+            finished = {
+              type: 'summary-done',
+              text: clipSummary(final, maxTokens),
+              usage: event.message.usage,
+            };
           }
           return EMPTY;
         }),
