@@ -1,4 +1,4 @@
-import { MessageBuilder } from '@rxagent/core/provider';
+import { MessageBuilder, parseToolArguments } from '@rxagent/core/provider';
 import type {
   AssistantMessage,
   AssistantPart,
@@ -7,7 +7,6 @@ import type {
   ToolCallPart,
   Usage,
 } from '@rxagent/core';
-import { parseToolCall } from './parse-tool-arguments.js';
 
 interface DraftCall {
   index: number;
@@ -123,7 +122,7 @@ export class AssistantDraft {
     return this.emit({
       type: 'toolcall-end',
       index: call.index,
-      call: this.unwrapText(parseToolCall(call.id, call.name, call.argsText)),
+      call: this.unwrapText(parseToolArguments(call.id, call.name, call.argsText)),
     });
   }
 
