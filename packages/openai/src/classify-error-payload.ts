@@ -66,7 +66,8 @@ export function classifyErrorPayload(
     );
   }
   // Without retry-after, the reset time of the limit that was hit (`type` names it).
-  const reset = payload.type === 'tokens' || payload.type === 'requests' ? [`x-ratelimit-reset-${payload.type}`] : [];
+  const reset =
+    payload.type === 'tokens' || payload.type === 'requests' ? [`x-ratelimit-reset-${payload.type}`] : [];
   const waitMs = retryAfterMs({ headers, extraHeaders: reset }, ctx.now);
   if (status === 429 || code === 'rate_limit_exceeded' || code === 'insufficient_quota') {
     const quota = code === 'insufficient_quota';

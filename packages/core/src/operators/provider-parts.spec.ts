@@ -14,7 +14,12 @@ const search: ProviderPart = {
   type: 'provider',
   provider: 'openai',
   kind: 'web_search_call',
-  data: { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'rxjs' } },
+  data: {
+    type: 'web_search_call',
+    id: 'ws_1',
+    status: 'completed',
+    action: { type: 'search', query: 'rxjs' },
+  },
   text: 'web search: rxjs',
 };
 
@@ -24,7 +29,8 @@ function modelOf(events: ModelEvent[]): ChatModel {
 
 describe('provider parts in the loop', () => {
   const message: AssistantMessage = {
-    ...assistantMessage([search, { type: 'text', text: 'RxJS is a library.' }]),
+    ...assistantMessage([{ type: 'text', text: 'RxJS is a library.' }]),
+    content: [search, { type: 'text', text: 'RxJS is a library.' }],
     providerMetadata: { container: { id: 'cntr_1' } },
   };
   const events: ModelEvent[] = [
@@ -43,7 +49,12 @@ describe('provider parts in the loop', () => {
     expect(updates).toEqual([
       { kind: 'part', text: '', index: 0, part: search },
       { kind: 'text', text: 'RxJS is a library.', index: 1 },
-      { kind: 'part', text: '', index: 2, part: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+      {
+        kind: 'part',
+        text: '',
+        index: 2,
+        part: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      },
     ]);
   });
 

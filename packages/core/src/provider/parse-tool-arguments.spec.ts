@@ -11,7 +11,12 @@ describe('parseToolArguments', () => {
   });
 
   it.each(['', '  \n'])('reads %p as {}', (text) => {
-    expect(parseToolArguments('c1', 'now', text)).toEqual({ type: 'tool-call', id: 'c1', name: 'now', args: {} });
+    expect(parseToolArguments('c1', 'now', text)).toEqual({
+      type: 'tool-call',
+      id: 'c1',
+      name: 'now',
+      args: {},
+    });
   });
 
   it('keeps malformed JSON as argsText with the parse error, without throwing', () => {

@@ -1,5 +1,10 @@
 import { lastValueFrom, toArray, VirtualTimeScheduler } from 'rxjs';
-import { AuthError, PartialStreamError, ProviderTimeoutError, StreamIdleError } from '../errors/provider-errors.js';
+import {
+  AuthError,
+  PartialStreamError,
+  ProviderTimeoutError,
+  StreamIdleError,
+} from '../errors/provider-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { ModelEvent } from '../model/model-event.js';
@@ -223,7 +228,12 @@ describe('providerEventStream', () => {
         },
       }),
     );
-    expect(events.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual(['a', 'b1', 'b2', 'finish']);
+    expect(events.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual([
+      'a',
+      'b1',
+      'b2',
+      'finish',
+    ]);
     expect(hops).toEqual([1, 2, 3]);
     expect(mapper?.flushed).toBe(1);
   });

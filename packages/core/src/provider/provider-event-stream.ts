@@ -151,9 +151,7 @@ export function providerEventStream<Chunk, M extends ChunkMapper<Chunk>>(
         const abort = new AbortController();
         return defer(async () => open(abort.signal)).pipe(
           streamTimeout<AsyncIterable<Chunk>>({ first, scheduler, with: headTimedOut }),
-          switchMap((stream) =>
-            from(stream).pipe(streamTimeout<Chunk>({ each, scheduler, with: idle })),
-          ),
+          switchMap((stream) => from(stream).pipe(streamTimeout<Chunk>({ each, scheduler, with: idle }))),
           map((chunk) => {
             received++;
             return mapper.map(chunk);
@@ -169,7 +167,11 @@ export function providerEventStream<Chunk, M extends ChunkMapper<Chunk>>(
         if (!mapper.terminated) {
           const why = `The ${label} stream ended before its terminal event (after ${received} chunks)`;
           return throwError(
-            () => new PartialStreamError(`${why}; the partial message is attached.`, { provider, partial: mapper.partial(why) }),
+            () =>
+              new PartialStreamError(`${why}; the partial message is attached.`, {
+                provider,
+                partial: mapper.partial(why),
+              }),
           );
         }
         const next = source.next?.(mapper, hops);
@@ -182,7 +184,9 @@ export function providerEventStream<Chunk, M extends ChunkMapper<Chunk>>(
           catchError((error: unknown) => {
             // The message was complete: a cut after it (before [DONE] or the usage chunk) loses nothing.
             if (mapper.terminated && isConnectionCut(error)) return EMPTY;
-            return throwError(() => (ProviderError.isInstance(error) ? error : source.classify(error, context)));
+            return throwError(() =>
+              ProviderError.isInstance(error) ? error : source.classify(error, context),
+            );
           }),
         ),
         end(hops),

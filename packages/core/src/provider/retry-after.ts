@@ -128,7 +128,15 @@ function waitFrom(text: string | null | undefined, now: number, durations: boole
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-const UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 1e-6 };
+const UNITS: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  us: 0.001,
+  µs: 0.001,
+  ns: 1e-6,
+};
 
 /** `34.4s`, `1m30s`, `250ms`: Go-style and protobuf durations. */
 function durationMs(text: string): number | undefined {

@@ -1,3 +1,4 @@
+import type { SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { streamTimeout } from './stream-timeout.js';
 
@@ -124,11 +125,11 @@ describe('streamTimeout (marbles)', () => {
       const values = 'abcdefghij';
       const e1 = cold(`${values}|`);
       let scheduled = 0;
-      const counting = {
+      const counting: SchedulerLike = {
         now: () => testScheduler.now(),
-        schedule: (work: () => void, delay?: number) => {
+        schedule: (...args: Parameters<SchedulerLike['schedule']>) => {
           scheduled++;
-          return testScheduler.schedule(work, delay);
+          return testScheduler.schedule(...args);
         },
       };
       expectObservable(e1.pipe(streamTimeout({ each: 50, with: timedOut, scheduler: counting }))).toBe(

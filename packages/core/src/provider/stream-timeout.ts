@@ -3,7 +3,7 @@ import {
   Observable,
   type MonoTypeOperatorFunction,
   type SchedulerLike,
-  type Subscription,
+  Subscription,
 } from 'rxjs';
 
 /**
@@ -52,29 +52,33 @@ export function streamTimeout<T>(config: StreamTimeoutConfig): MonoTypeOperatorF
         action = scheduler.schedule(() => {
           const silent = scheduler.now() - last;
           if (silent < windowMs) return arm(kind, windowMs, windowMs - silent);
-          inner?.unsubscribe();
+          inner.unsubscribe();
           subscriber.error(config.with(kind));
         }, delay);
       };
-      let inner: Subscription | undefined;
-      inner = source.subscribe({
-        next: (value) => {
-          last = scheduler.now();
-          if (!seen) {
-            // The first value came: from now on `each` applies, counted from each value.
-            seen = true;
-            if (each !== undefined) arm('each', each);
-            else action?.unsubscribe();
-          }
-          subscriber.next(value);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      if (!inner.closed && !seen && first !== undefined) arm(config.first === undefined ? 'each' : 'first', first);
+      // A holder made first, so a check that runs at once (a synchronous scheduler) can end it.
+      const inner = new Subscription();
+      inner.add(
+        source.subscribe({
+          next: (value) => {
+            last = scheduler.now();
+            if (!seen) {
+              // The first value came: from now on `each` applies, counted from each value.
+              seen = true;
+              if (each !== undefined) arm('each', each);
+              else action?.unsubscribe();
+            }
+            subscriber.next(value);
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
+      if (!subscriber.closed && !seen && first !== undefined)
+        arm(config.first === undefined ? 'each' : 'first', first);
       return () => {
         action?.unsubscribe();
-        inner?.unsubscribe();
+        inner.unsubscribe();
       };
     });
 }
