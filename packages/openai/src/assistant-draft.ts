@@ -4,6 +4,7 @@ import type {
   AssistantPart,
   FinishReason,
   ModelEvent,
+  ProviderPart,
   ToolCallPart,
   Usage,
 } from '@rxagent/core';
@@ -14,6 +15,8 @@ interface DraftCall {
   name: string;
   argsText: string;
   ended: boolean;
+  /** The provider ran it: a provider part now, no call for the client. */
+  server?: boolean;
 }
 
 /**
@@ -53,9 +56,10 @@ export class AssistantDraft {
     this.builder = new MessageBuilder('openai', modelId, timestamp);
   }
 
-  /** True once any tool call started. */
+  /** True once any tool call the client must run started. */
   get hasToolCalls(): boolean {
-    return this.calls.size > 0;
+    for (const call of this.calls.values()) if (!call.server) return true;
+    return false;
   }
 
   /** Appends text to the text part `key`. */
@@ -146,6 +150,24 @@ export class AssistantDraft {
       ...events,
       ...this.emit({ type: 'toolcall-end', index: draft.index, call: { ...call, id: draft.id } }),
     ];
+  }
+
+  /**
+   * Call `key` ran at the provider: its part becomes `part` (the call item, sent back
+   * verbatim) and it no longer counts as a call for the client, whether or not it streamed.
+   */
+  serverCall(key: string, part: ProviderPart): ModelEvent[] {
+    const known = this.calls.get(key);
+    const index = known?.index ?? this.indexOf(`call:${key}`);
+    this.calls.set(key, {
+      index,
+      id: known?.id ?? '',
+      name: known?.name ?? '',
+      argsText: '',
+      ended: true,
+      server: true,
+    });
+    return this.emit({ type: 'part', index, part });
   }
 
   /** Sets the whole `kind` part `key` (completing a streamed one, or adding a new one). */
