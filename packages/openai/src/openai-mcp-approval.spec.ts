@@ -122,7 +122,7 @@ describe('OpenAI MCP approvals', () => {
     expect(end.reason).toBe('rejected');
     expect(server.requests).toHaveLength(1);
 
-    const transcript = end.messages as AgentMessage[];
+    const transcript = end.messages;
     const second = await collectEvents(
       runAgent({ model, tools: [zip1()], messages: transcript, prompt: 'Why not?' }),
     );

@@ -49,7 +49,7 @@ function spyTool(name: string, providerTool: Record<string, unknown>): { tool: A
       return 'ran locally';
     },
   });
-  return { tool: spy as AnyTool, ran };
+  return { tool: spy, ran };
 }
 
 function assistants(events: AgentEvent[]): AssistantMessage[] {
@@ -99,7 +99,7 @@ describe('server-run calls: OpenAI', () => {
     );
     const first = await collectEvents(runAgent({ model: responses(server), prompt: 'Run uname' }));
     const transcript = (first.at(-1) as Extract<AgentEvent, { type: 'agent-end' }>)
-      .messages as AgentMessage[];
+      .messages;
     await collectEvents(runAgent({ model: responses(server), messages: transcript, prompt: 'Which OS?' }));
     const sent = inputOf(server, 1);
     const shellItems = sent.filter((i) => i.type === 'shell_call' || i.type === 'shell_call_output');
