@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Agent, runAgent, type AgentEvent, type AgentMessage, type AssistantMessage } from '@rxagent/core';
+import { Agent, runAgent, type AgentEvent, type AssistantMessage } from '@rxagent/core';
 import { collectEvents, recordedStream, type SseTestServer } from '@rxagent/testing';
 import { openaiMcpServer } from './openai-mcp-server.js';
 import { scriptedServer, testModel } from './test-support/openai-fixtures.test.js';

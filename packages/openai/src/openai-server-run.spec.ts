@@ -4,7 +4,6 @@ import {
   runAgent,
   tool,
   type AgentEvent,
-  type AgentMessage,
   type AnyTool,
   type AssistantMessage,
   type ChatModel,
