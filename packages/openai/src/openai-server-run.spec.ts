@@ -97,8 +97,7 @@ describe('server-run calls: OpenAI', () => {
       { events: [...RESPONSES_START, ...responsesMessage(0, ['Linux.']), responsesCompleted()] },
     );
     const first = await collectEvents(runAgent({ model: responses(server), prompt: 'Run uname' }));
-    const transcript = (first.at(-1) as Extract<AgentEvent, { type: 'agent-end' }>)
-      .messages;
+    const transcript = (first.at(-1) as Extract<AgentEvent, { type: 'agent-end' }>).messages;
     await collectEvents(runAgent({ model: responses(server), messages: transcript, prompt: 'Which OS?' }));
     const sent = inputOf(server, 1);
     const shellItems = sent.filter((i) => i.type === 'shell_call' || i.type === 'shell_call_output');
