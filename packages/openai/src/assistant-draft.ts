@@ -17,6 +17,8 @@ interface DraftCall {
   ended: boolean;
   /** The provider ran it: a provider part now, no call for the client. */
   server?: boolean;
+  /** A free-form (custom) tool's call: its arguments are the raw text, not JSON. */
+  custom?: boolean;
 }
 
 /**
@@ -118,16 +120,27 @@ export class AssistantDraft {
     if (call && !call.ended) call.argsText = argsText;
   }
 
+  /** Marks tool call `key` as a custom tool's call: its text is the arguments, as they are. */
+  markCustom(key: string): void {
+    const call = this.calls.get(key);
+    if (call) call.custom = true;
+  }
+
   /** Ends tool call `key`: parses its arguments and emits `toolcall-end` (once). */
   endCall(key: string): ModelEvent[] {
     const call = this.calls.get(key);
     if (!call || call.ended) return [];
     call.ended = true;
-    return this.emit({
-      type: 'toolcall-end',
-      index: call.index,
-      call: this.unwrapText(parseToolArguments(call.id, call.name, call.argsText)),
-    });
+    const part: ToolCallPart = call.custom
+      ? {
+          type: 'tool-call',
+          id: call.id,
+          name: call.name,
+          args: call.argsText,
+          providerKind: 'custom_tool_call',
+        }
+      : this.unwrapText(parseToolArguments(call.id, call.name, call.argsText));
+    return this.emit({ type: 'toolcall-end', index: call.index, call: part });
   }
 
   /** A free-form tool's `{ input }` arguments back to its text. */
