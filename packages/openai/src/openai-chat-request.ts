@@ -65,7 +65,7 @@ function chatTool(spec: ToolSpec): ChatCompletionTool {
     return {
       type: 'custom',
       custom: { name: spec.name, description: spec.description, ...custom },
-    } as ChatCompletionTool;
+    };
   }
   return {
     type: 'function',
