@@ -28,7 +28,7 @@ function spyTool(name: string): { tool: AnyTool; ran: unknown[] } {
       return 'ran locally';
     },
   });
-  return { tool: spy as AnyTool, ran };
+  return { tool: spy, ran };
 }
 
 function assistants(events: AgentEvent[]): AssistantMessage[] {
