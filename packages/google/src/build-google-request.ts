@@ -68,7 +68,7 @@ function googleTools(specs: readonly ToolSpec[]): Tool[] {
   const functions = specs.flatMap((spec) => {
     const declared = spec.providerTools?.google;
     if (declared) {
-      own.push(declared as Tool);
+      own.push(declared);
       return [];
     }
     const parameters =

@@ -149,7 +149,7 @@ function modelParts(
 }
 
 function toolResultParts(message: ToolResultMessage, geminiId: string | undefined): Part[] {
-  const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   const images = message.content.flatMap((part) => (part.type === 'image' ? imagePart(part) : []));
   return [
     {

@@ -9,7 +9,6 @@ import {
   finishOf,
   hi,
   scriptedServer,
-  streamError,
   testModel,
   textStream,
 } from './test-support/google-fixtures.test.js';

@@ -26,7 +26,7 @@ export interface ResolvedGoogleClient {
  */
 export function resolveGoogleClient(options: GoogleOptions): ResolvedGoogleClient {
   if (options.client) {
-    const apiKey = (options.client as { apiKey?: unknown }).apiKey;
+    const apiKey = (options.client as unknown as { apiKey?: unknown }).apiKey;
     return { client: options.client, secrets: typeof apiKey === 'string' && apiKey ? [apiKey] : [] };
   }
   const apiKey =

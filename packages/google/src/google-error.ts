@@ -142,7 +142,7 @@ function parseBody(message: string): GoogleErrorBody | undefined {
   if (start < 0) return undefined;
   try {
     const body = JSON.parse(message.slice(start)) as unknown;
-    return typeof body === 'object' && body !== null ? (body as GoogleErrorBody) : undefined;
+    return typeof body === 'object' && body !== null ? body : undefined;
   } catch {
     return undefined;
   }

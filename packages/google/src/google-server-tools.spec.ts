@@ -27,7 +27,7 @@ function serverTool(name: string, declaration: Record<string, unknown>): { tool:
       return 'ran locally';
     },
   });
-  return { tool: declared as AnyTool, ran };
+  return { tool: declared, ran };
 }
 
 function assistants(events: AgentEvent[]): AssistantMessage[] {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runAgent, tool, type AgentEvent, type AssistantMessage } from '@rxagent/core';
 import { collectEvents, type SseTestServer } from '@rxagent/testing';
+import { lastValueFrom, toArray } from 'rxjs';
 import {
   CHAT_DONE,
   chatChunk,
@@ -138,8 +139,10 @@ describe('Chat Completions custom tools', () => {
         CHAT_DONE,
       ],
     });
-    const events = await collectEvents(
-      testModel(server).stream({ messages: [{ role: 'user', content: 'Time?', timestamp: 0 }] }),
+    const events = await lastValueFrom(
+      testModel(server)
+        .stream({ messages: [{ role: 'user', content: 'Time?', timestamp: 0 }] })
+        .pipe(toArray()),
     );
     const end = events.find((e) => e.type === 'toolcall-end');
     expect(end?.type === 'toolcall-end' && end.call).toEqual({
