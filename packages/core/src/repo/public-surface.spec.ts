@@ -80,10 +80,19 @@ describe('the public surface of @rxagent/core', () => {
   it('gives adapters what they need on the provider entry', () => {
     expect(Object.keys(provider).sort()).toEqual([
       'MessageBuilder',
+      'describeError',
+      'headerReader',
+      'isConnectionCut',
       'isRetryableStatus',
+      'parseToolArguments',
+      'providerEventStream',
       'redactSecret',
+      'retryAfterMs',
+      'retryInfoDelayMs',
       'reviveProviderError',
       'secretFreeCause',
+      'shouldRetryHeader',
+      'streamTimeout',
       'textToolNames',
     ]);
   });
