@@ -95,14 +95,12 @@ describe('AnthropicChatModel streaming through the real SDK', () => {
           id: 'toolu_a',
           name: 'read',
           args: { path: 'a.md' },
-          argsText: '{"path": "a.md"}',
         },
         {
           type: 'tool-call',
           id: 'toolu_b',
           name: 'read',
           args: { path: 'b.md', limit: 10 },
-          argsText: '{"path": "b.md", "limit": 10}',
         },
       ]);
       expect(events.filter((e) => e.type === 'toolcall-end').map((e) => e.index)).toEqual([1, 2]);

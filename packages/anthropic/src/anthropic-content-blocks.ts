@@ -1,5 +1,5 @@
-import type { AssistantMessage, AssistantPart, Citation, ProviderPart } from '@rxagent/core';
-import { parseToolInput } from './parse-tool-input.js';
+import type { AssistantMessage, AssistantPart, Citation, ProviderPart, ToolCallPart } from '@rxagent/core';
+import { parseToolArguments } from '@rxagent/core/provider';
 
 /**
  * One content block of a streaming response as accumulated so far, by kind. Server tools'
@@ -18,7 +18,7 @@ export type ContentBlockState = { position?: number } & (
   | { kind: 'server'; block: Record<string, unknown>; input: string }
 );
 
-type ToolCallPartState = ReturnType<typeof parseToolInput>;
+type ToolCallPartState = ToolCallPart;
 
 /**
  * The assistant message content the blocks amount to, in the order their parts first showed
@@ -69,7 +69,7 @@ export function partOf(block: ContentBlockState): AssistantPart {
  * finishToolBlock({ kind: 'tool', id: 't', name: 'n', input: '{"a":1}', initial: '' }).args; // { a: 1 }
  */
 export function finishToolBlock(block: Extract<ContentBlockState, { kind: 'tool' }>): ToolCallPartState {
-  return parseToolInput(block.id, block.name, block.input || block.initial);
+  return parseToolArguments(block.id, block.name, block.input || block.initial);
 }
 
 function serverPart(state: Extract<ContentBlockState, { kind: 'server' }>): ProviderPart {

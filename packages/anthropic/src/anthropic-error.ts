@@ -11,9 +11,13 @@ import {
   type AssistantMessage,
 } from '@rxagent/core';
 import { redactSecret, type ProviderErrorInit } from '@rxagent/core/provider';
-import { secretFreeCause } from '@rxagent/core/provider';
-import { describeError, errorField, isConnectionCut } from './error-shape.js';
-import { retryAfterMs } from './retry-after.js';
+import {
+  describeError,
+  isConnectionCut,
+  retryAfterMs,
+  secretFreeCause,
+  shouldRetryHeader,
+} from '@rxagent/core/provider';
 
 const provider = 'anthropic';
 const CONTEXT_OVERFLOW = [/prompt is too long/i, /input length and `?max_tokens`? exceed context limit/i];
@@ -57,7 +61,7 @@ export function classifyAnthropicError(error: unknown, context: AnthropicErrorCo
   if (ProviderError.isInstance(error)) return error;
   const secrets = secretsOf(context);
   const clean = (text: string) => redactAll(text, secrets);
-  const name = errorField(error, 'name');
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
   const init = { provider, cause: causeWithout(error, secrets) };
   if (name === 'APIConnectionTimeoutError') {
     return new ProviderTimeoutError(
@@ -125,10 +129,10 @@ function fromApiError(error: APIError, context: AnthropicErrorContext, clean: (s
   };
   const status = error.status;
   if (status === undefined) return fromErrorType(type ?? 'unknown_error', detail, init);
-  const shouldRetry = error.headers?.get('x-should-retry');
-  if (shouldRetry === 'true' || shouldRetry === 'false') init.retryable = shouldRetry === 'true';
+  const shouldRetry = shouldRetryHeader(error.headers);
+  if (shouldRetry !== undefined) init.retryable = shouldRetry;
   init.status = status;
-  const wait = error.headers ? retryAfterMs(error.headers, context.now) : undefined;
+  const wait = retryAfterMs({ headers: error.headers }, context.now);
   if (status === 429) {
     return new RateLimitError(`Anthropic rate limit reached (429): ${detail}`, {
       ...init,

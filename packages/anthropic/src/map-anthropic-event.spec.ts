@@ -110,7 +110,7 @@ describe('AnthropicEventMapper', () => {
       {
         type: 'toolcall-end',
         index: 0,
-        call: { type: 'tool-call', id: 'toolu_1', name: 'read', args: { a: 1 }, argsText: '{"a":1}' },
+        call: { type: 'tool-call', id: 'toolu_1', name: 'read', args: { a: 1 } },
       },
     ]);
   });

@@ -1,11 +1,8 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage, FinishReason, ModelEvent } from '@rxagent/core';
-import {
-  blocksToContent,
-  finishToolBlock,
-  partOf,
-  type ContentBlockState,
-} from './anthropic-content-blocks.js';
+import type { ChunkMapper } from '@rxagent/core/provider';
+import { AnthropicBlocks, type StartBlock } from './anthropic-block-events.js';
+import { blocksToContent } from './anthropic-content-blocks.js';
 import { anthropicStreamError } from './anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage, updateTokenCounts, type AnthropicTokenCounts } from './map-anthropic-usage.js';
@@ -19,9 +16,6 @@ import { mapAnthropicUsage, updateTokenCounts, type AnthropicTokenCounts } from 
  */
 export type AnthropicStreamEvent =
   RawMessageStreamEvent | { type: 'ping' } | { type: 'error'; error?: { type?: string; message?: string } };
-
-/** Content blocks as `message_start` may carry them already (programmatic tool calling). */
-type StartBlock = Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'];
 
 /**
  * Folds one Anthropic Messages stream into `ModelEvent`s. Stateful: make one per request.
@@ -40,14 +34,14 @@ type StartBlock = Extract<RawMessageStreamEvent, { type: 'content_block_start' }
  * for await (const event of stream) for (const out of mapper.map(event)) subscriber.next(out);
  * if (!mapper.finished) subscriber.error(new PartialStreamError('cut', { partial: mapper.partial() }));
  */
-export class AnthropicEventMapper {
+export class AnthropicEventMapper implements ChunkMapper<AnthropicStreamEvent> {
   /** True once any event arrived. */
   received = false;
   /** True once `message_stop` arrived (and `finish` was emitted). */
   finished = false;
   /** True once a `pause_turn` stop arrived: the turn goes on with another request. */
   paused = false;
-  private readonly blocks = new Map<number, ContentBlockState>();
+  private readonly blocks: AnthropicBlocks;
   private responseId = '';
   private model: string;
   private stopReason: FinishReason | undefined;
@@ -56,7 +50,6 @@ export class AnthropicEventMapper {
   // Earlier requests of a paused turn: their usage, and where their block indices end.
   private banked: AnthropicTokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   private blockBase = 0;
-  private nextPosition = 0;
   private readonly metadata: Record<string, unknown> = {};
 
   /**
@@ -70,16 +63,32 @@ export class AnthropicEventMapper {
     modelId: string,
     private readonly timestamp: number,
     private readonly secrets: readonly string[] = [],
-    private readonly textTools: ReadonlySet<string> = new Set(),
+    textTools: ReadonlySet<string> = new Set(),
   ) {
     this.model = modelId;
+    this.blocks = new AnthropicBlocks(textTools);
+  }
+
+  /** `message_stop` arrived: the message (or, paused, this request's part of it) is complete. */
+  get terminated(): boolean {
+    return this.finished;
+  }
+
+  /** Nothing after `message_stop` is read. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** The closing events: a paused turn that is not continued ends as it stands; else none (`finish` came with `message_stop`). */
+  flush(): ModelEvent[] {
+    return this.paused ? this.endPaused() : [];
   }
 
   /** After `paused`: the next request's events continue the same message. */
   resume(): void {
     this.paused = false;
     this.finished = false;
-    this.blockBase = Math.max(this.blockBase, ...[...this.blocks.keys()].map((k) => k + 1));
+    this.blockBase = Math.max(this.blockBase, this.blocks.end);
     this.banked = sumCounts(this.banked, this.tokens);
     this.tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
     this.stopReason = undefined;
@@ -112,11 +121,11 @@ export class AnthropicEventMapper {
         if (event.message.stop_reason) this.noteStop(event.message.stop_reason);
         return this.startContent(event.message.content ?? []);
       case 'content_block_start':
-        return this.startBlock(this.blockBase + event.index, event.content_block);
+        return this.blocks.start(this.blockBase + event.index, event.content_block);
       case 'content_block_delta':
-        return this.applyDelta(this.blockBase + event.index, event.delta);
+        return this.blocks.delta(this.blockBase + event.index, event.delta);
       case 'content_block_stop':
-        return this.stopBlock(this.blockBase + event.index);
+        return this.blocks.stop(this.blockBase + event.index);
       case 'message_delta': {
         if (event.delta?.stop_reason) this.noteStop(event.delta.stop_reason);
         updateTokenCounts(this.tokens, event.usage);
@@ -151,7 +160,7 @@ export class AnthropicEventMapper {
   }
 
   /** The message as far as it arrived, for a `PartialStreamError` (`stopReason: 'error'`). */
-  partial(): AssistantMessage {
+  partial(_why?: string): AssistantMessage {
     return this.message('error');
   }
 
@@ -162,127 +171,15 @@ export class AnthropicEventMapper {
 
   /** Blocks `message_start` already carries: each one started, filled and stopped at once. */
   private startContent(content: readonly unknown[]): ModelEvent[] {
-    const events: ModelEvent[] = [];
-    content.forEach((raw, i) => {
-      const block = raw as StartBlock;
-      const index = this.blockBase + i;
-      events.push(...this.startBlock(index, block));
-      const state = this.blocks.get(index);
-      if (state?.kind === 'text' && block.type === 'text' && Array.isArray(block.citations)) {
-        state.citations = [...block.citations];
-      }
-      events.push(...this.stopBlock(index));
-    });
+    const events = content.flatMap((block, i) => this.blocks.whole(this.blockBase + i, block as StartBlock));
     this.blockBase += content.length;
     return events;
-  }
-
-  /** The part's position in the finished message, given on the block's first event. */
-  private place(block: ContentBlockState): number {
-    return (block.position ??= this.nextPosition++);
-  }
-
-  private startBlock(index: number, block: StartBlock): ModelEvent[] {
-    switch (block.type) {
-      case 'text': {
-        const state: ContentBlockState = { kind: 'text', text: block.text ?? '' };
-        this.blocks.set(index, state);
-        return block.text ? [{ type: 'text-delta', index: this.place(state), text: block.text }] : [];
-      }
-      case 'thinking': {
-        const state: ContentBlockState = {
-          kind: 'thinking',
-          text: block.thinking ?? '',
-          ...(block.signature ? { signature: block.signature } : {}),
-        };
-        this.blocks.set(index, state);
-        return block.thinking || block.signature
-          ? [
-              {
-                type: 'thinking-delta',
-                index: this.place(state),
-                text: block.thinking ?? '',
-                ...(block.signature ? { signature: block.signature } : {}),
-              },
-            ]
-          : [];
-      }
-      case 'redacted_thinking': {
-        const state: ContentBlockState = { kind: 'redacted', data: block.data ?? '' };
-        this.blocks.set(index, state);
-        return [{ type: 'part', index: this.place(state), part: partOf(state) }];
-      }
-      case 'tool_use': {
-        const initial = isNonEmptyObject(block.input) ? JSON.stringify(block.input) : '';
-        const state: ContentBlockState = { kind: 'tool', id: block.id, name: block.name, input: '', initial };
-        this.blocks.set(index, state);
-        return [{ type: 'toolcall-start', index: this.place(state), id: block.id, name: block.name }];
-      }
-      default: {
-        // Server tools and their results ran at Anthropic; the next request needs them back.
-        const raw = block as unknown as Record<string, unknown>;
-        const input = isNonEmptyObject(raw.input) ? JSON.stringify(raw.input) : '';
-        this.blocks.set(index, { kind: 'server', block: raw, input });
-        return [];
-      }
-    }
-  }
-
-  private applyDelta(
-    index: number,
-    delta: Extract<RawMessageStreamEvent, { type: 'content_block_delta' }>['delta'],
-  ): ModelEvent[] {
-    const block = this.blocks.get(index);
-    if (delta.type === 'text_delta' && block?.kind === 'text' && delta.text) {
-      block.text += delta.text;
-      return [{ type: 'text-delta', index: this.place(block), text: delta.text }];
-    }
-    if (delta.type === 'thinking_delta' && block?.kind === 'thinking' && delta.thinking) {
-      block.text += delta.thinking;
-      return [{ type: 'thinking-delta', index: this.place(block), text: delta.thinking }];
-    }
-    if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
-      block.signature = delta.signature; // replaces: the signature is one opaque value
-      return [{ type: 'thinking-delta', index: this.place(block), text: '', signature: delta.signature }];
-    }
-    if (delta.type === 'input_json_delta' && block?.kind === 'tool' && delta.partial_json) {
-      block.input += delta.partial_json;
-      return [{ type: 'toolcall-delta', index: this.place(block), argsText: delta.partial_json }];
-    }
-    if (delta.type === 'input_json_delta' && block?.kind === 'server' && delta.partial_json) {
-      block.input += delta.partial_json;
-      return [];
-    }
-    if (delta.type === 'citations_delta' && block?.kind === 'text') {
-      (block.citations ??= []).push(delta.citation);
-      return [];
-    }
-    return []; // empty pieces, deltas newer than this adapter
-  }
-
-  private stopBlock(index: number): ModelEvent[] {
-    const block = this.blocks.get(index);
-    if (block?.kind === 'tool' && !block.call) {
-      block.call = this.unwrapText(finishToolBlock(block));
-      return [{ type: 'toolcall-end', index: this.place(block), call: block.call }];
-    }
-    if (block?.kind === 'server') return [{ type: 'part', index: this.place(block), part: partOf(block) }];
-    if (block?.kind === 'text' && block.citations?.length && block.text) {
-      return [{ type: 'part', index: this.place(block), part: partOf(block) }];
-    }
-    return [];
-  }
-
-  private unwrapText(call: ReturnType<typeof finishToolBlock>): ReturnType<typeof finishToolBlock> {
-    if (!this.textTools.has(call.name) || call.argsError !== undefined) return call;
-    const input = (call.args as { input?: unknown }).input;
-    return { ...call, args: typeof input === 'string' ? input : '' };
   }
 
   private message(stopReason: FinishReason): AssistantMessage {
     const message: AssistantMessage = {
       role: 'assistant',
-      content: blocksToContent(this.blocks),
+      content: blocksToContent(this.blocks.states),
       stopReason,
       usage: mapAnthropicUsage(sumCounts(this.banked, this.tokens)),
       provider: 'anthropic',
@@ -305,8 +202,4 @@ function sumCounts(a: AnthropicTokenCounts, b: AnthropicTokenCounts): AnthropicT
   if (a.reasoning !== undefined || b.reasoning !== undefined)
     sum.reasoning = (a.reasoning ?? 0) + (b.reasoning ?? 0);
   return sum;
-}
-
-function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }

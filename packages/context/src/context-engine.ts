@@ -1,10 +1,5 @@
 import { isModelVisible } from '@rxagent/core/provider';
-import type {
-  AgentEvent,
-  AgentMessage,
-  ChatModel,
-  Message,
-} from '@rxagent/core';
+import type { AgentEvent, AgentMessage, ChatModel, Message } from '@rxagent/core';
 import type {
   ContextCommit,
   ContextManager,

@@ -1,9 +1,4 @@
-import {
-  contentText,
-  type AgentEvent,
-  type ChatModel,
-  type UserMessage,
-} from '@rxagent/core';
+import { contentText, type AgentEvent, type ChatModel, type UserMessage } from '@rxagent/core';
 import type { CompactionInfo, ContextManagerContext } from '@rxagent/core/context';
 import { concat, defer, EMPTY, mergeMap, of, type Observable } from 'rxjs';
 import { checkpointMessage, type Checkpoint } from './checkpoint.js';

@@ -42,3 +42,16 @@ export type { ToolScopeCall } from './tools/tool-scope.js';
 export { evaluateStopCondition } from './stop/evaluate-stop-condition.js';
 export { runSettings } from './turn/run-settings.js';
 export type { RunSettings, ToolSettings } from './turn/run-settings.js';
+export { providerEventStream } from './provider/provider-event-stream.js';
+export type {
+  ChunkMapper,
+  ProviderStreamSource,
+  StreamErrorContext,
+  StreamOpener,
+} from './provider/provider-event-stream.js';
+export { streamTimeout } from './provider/stream-timeout.js';
+export type { StreamTimeoutConfig } from './provider/stream-timeout.js';
+export { headerReader, retryAfterMs, retryInfoDelayMs, shouldRetryHeader } from './provider/retry-after.js';
+export type { HeaderReader, RetryAfterSource } from './provider/retry-after.js';
+export { parseToolArguments } from './provider/parse-tool-arguments.js';
+export { describeError, isConnectionCut } from './provider/connection-cut.js';

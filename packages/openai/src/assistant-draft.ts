@@ -1,13 +1,13 @@
-import { MessageBuilder } from '@rxagent/core/provider';
+import { MessageBuilder, parseToolArguments } from '@rxagent/core/provider';
 import type {
   AssistantMessage,
   AssistantPart,
   FinishReason,
   ModelEvent,
+  ProviderPart,
   ToolCallPart,
   Usage,
 } from '@rxagent/core';
-import { parseToolCall } from './parse-tool-arguments.js';
 
 interface DraftCall {
   index: number;
@@ -15,6 +15,10 @@ interface DraftCall {
   name: string;
   argsText: string;
   ended: boolean;
+  /** The provider ran it: a provider part now, no call for the client. */
+  server?: boolean;
+  /** A free-form (custom) tool's call: its arguments are the raw text, not JSON. */
+  custom?: boolean;
 }
 
 /**
@@ -54,9 +58,10 @@ export class AssistantDraft {
     this.builder = new MessageBuilder('openai', modelId, timestamp);
   }
 
-  /** True once any tool call started. */
+  /** True once any tool call the client must run started. */
   get hasToolCalls(): boolean {
-    return this.calls.size > 0;
+    for (const call of this.calls.values()) if (!call.server) return true;
+    return false;
   }
 
   /** Appends text to the text part `key`. */
@@ -115,16 +120,27 @@ export class AssistantDraft {
     if (call && !call.ended) call.argsText = argsText;
   }
 
+  /** Marks tool call `key` as a custom tool's call: its text is the arguments, as they are. */
+  markCustom(key: string): void {
+    const call = this.calls.get(key);
+    if (call) call.custom = true;
+  }
+
   /** Ends tool call `key`: parses its arguments and emits `toolcall-end` (once). */
   endCall(key: string): ModelEvent[] {
     const call = this.calls.get(key);
     if (!call || call.ended) return [];
     call.ended = true;
-    return this.emit({
-      type: 'toolcall-end',
-      index: call.index,
-      call: this.unwrapText(parseToolCall(call.id, call.name, call.argsText)),
-    });
+    const part: ToolCallPart = call.custom
+      ? {
+          type: 'tool-call',
+          id: call.id,
+          name: call.name,
+          args: call.argsText,
+          providerKind: 'custom_tool_call',
+        }
+      : this.unwrapText(parseToolArguments(call.id, call.name, call.argsText));
+    return this.emit({ type: 'toolcall-end', index: call.index, call: part });
   }
 
   /** A free-form tool's `{ input }` arguments back to its text. */
@@ -147,6 +163,24 @@ export class AssistantDraft {
       ...events,
       ...this.emit({ type: 'toolcall-end', index: draft.index, call: { ...call, id: draft.id } }),
     ];
+  }
+
+  /**
+   * Call `key` ran at the provider: its part becomes `part` (the call item, sent back
+   * verbatim) and it no longer counts as a call for the client, whether or not it streamed.
+   */
+  serverCall(key: string, part: ProviderPart): ModelEvent[] {
+    const known = this.calls.get(key);
+    const index = known?.index ?? this.indexOf(`call:${key}`);
+    this.calls.set(key, {
+      index,
+      id: known?.id ?? '',
+      name: known?.name ?? '',
+      argsText: '',
+      ended: true,
+      server: true,
+    });
+    return this.emit({ type: 'part', index, part });
   }
 
   /** Sets the whole `kind` part `key` (completing a streamed one, or adding a new one). */

@@ -9,7 +9,7 @@ import {
 import type { ProviderErrorInit } from '@rxagent/core/provider';
 import type { ErrorContext, OpenAIErrorPayload } from './openai-error.js';
 import { redactSecret } from '@rxagent/core/provider';
-import { retryAfterMs, shouldRetryHeader, type HeaderReader } from './retry-after.js';
+import { retryAfterMs, shouldRetryHeader, type HeaderReader } from '@rxagent/core/provider';
 
 /**
  * What an HTTP error response adds to its error body.
@@ -65,7 +65,10 @@ export function classifyErrorPayload(
       { ...init, retryable: false },
     );
   }
-  const waitMs = retryAfterMs(headers, ctx.now);
+  // Without retry-after, the reset time of the limit that was hit (`type` names it).
+  const reset =
+    payload.type === 'tokens' || payload.type === 'requests' ? [`x-ratelimit-reset-${payload.type}`] : [];
+  const waitMs = retryAfterMs({ headers, extraHeaders: reset }, ctx.now);
   if (status === 429 || code === 'rate_limit_exceeded' || code === 'insufficient_quota') {
     const quota = code === 'insufficient_quota';
     const hint = quota ? '. The quota is used up: add credit or raise the limit.' : '';

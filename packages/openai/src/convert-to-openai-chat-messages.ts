@@ -73,7 +73,10 @@ function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMes
   const toolCalls: NonNullable<ChatCompletionAssistantMessageParam['tool_calls']> = [];
   for (const part of message.content) {
     if (part.type === 'text') text += part.text;
-    else if (part.type === 'tool-call') {
+    else if (part.type === 'tool-call' && part.providerKind === 'custom_tool_call') {
+      const input = typeof part.args === 'string' ? part.args : JSON.stringify(part.args ?? '');
+      toolCalls.push({ id: part.id, type: 'custom', custom: { name: part.name, input } });
+    } else if (part.type === 'tool-call') {
       toolCalls.push({
         id: part.id,
         type: 'function',

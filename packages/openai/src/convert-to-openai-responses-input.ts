@@ -12,14 +12,15 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
+import { mcpApprovalRequestItem, mcpApprovalResponseItem } from './mcp-approval.js';
 import { imageUrl, isSkippedAssistant, toolArgumentsText } from './openai-request-parts.js';
 
 /**
  * The transcript as Responses API `input` items (the system prompt goes to `instructions`,
  * not here). Assistant text → assistant messages (one per `phase`, which is sent back), tool
  * calls → `function_call` items (with `call_id`) or the native kind they came as
- * (`custom_tool_call`, `local_shell_call`, `shell_call`, `apply_patch_call`), tool results →
- * the matching `…_output` item (text, or text and `input_image` items when the result has
+ * (`custom_tool_call`, `local_shell_call`, `shell_call`, `apply_patch_call`, an MCP approval
+ * request), tool results → the matching `…_output` item (an `mcp_approval_response`) (text, or text and `input_image` items when the result has
  * images). OpenAI reasoning (thinking parts with an item `id`) goes back as `reasoning` items
  * with their `encrypted_content` (without it, only when responses are stored: an unstored id
  * cannot be referenced); OpenAI provider parts (server tools' items) go back
@@ -127,6 +128,8 @@ function reasoningItem(part: ThinkingPart): ReasoningItem {
 
 function callItem(part: ToolCallPart): ResponseInputItem {
   switch (part.providerKind) {
+    case 'mcp_approval_request':
+      return mcpApprovalRequestItem(part);
     case 'custom_tool_call':
       return {
         type: 'custom_tool_call',
@@ -164,6 +167,8 @@ function callItem(part: ToolCallPart): ResponseInputItem {
 function toolResultItem(message: ToolResultMessage, kind: string | undefined): ResponseInputItem {
   const text = () => message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   switch (kind) {
+    case 'mcp_approval_request':
+      return mcpApprovalResponseItem(message);
     case 'custom_tool_call':
       return {
         type: 'custom_tool_call_output',

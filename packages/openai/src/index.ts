@@ -13,3 +13,6 @@ export { mapOpenAIChatUsage, mapOpenAIResponsesUsage } from './map-openai-usage.
 export { classifyOpenAIError } from './openai-error.js';
 export type { ErrorContext, OpenAIErrorPayload } from './openai-error.js';
 export { IMAGE_OMITTED_TEXT } from './openai-request-parts.js';
+export { openaiMcpServer } from './openai-mcp-server.js';
+export type { OpenAIMcpServerOptions } from './openai-mcp-server.js';
+export type { McpApprovalArgs } from './mcp-approval.js';

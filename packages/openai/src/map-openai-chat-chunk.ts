@@ -7,6 +7,22 @@ import type { ChunkMapper } from './openai-event-stream.js';
 
 type ToolCallFragment = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
 
+/**
+ * The custom (free-form) tool part of a fragment: `{ type: 'custom', custom: { name, input } }`
+ * (the SDK's chunk type only knows functions). A bare `custom: {}` that some gateways echo on
+ * function fragments is not one.
+ */
+function customFragment(fragment: ToolCallFragment): { name?: string; input?: string } | undefined {
+  const { type, custom } = fragment as { type?: unknown; custom?: unknown };
+  if (typeof custom !== 'object' || custom === null) return undefined;
+  const { name, input } = custom as { name?: unknown; input?: unknown };
+  if (type !== 'custom' && typeof name !== 'string' && typeof input !== 'string') return undefined;
+  return {
+    ...(typeof name === 'string' && { name }),
+    ...(typeof input === 'string' && { input }),
+  };
+}
+
 /** Reasoning fields some OpenAI-compatible servers (vLLM, Ollama, DeepSeek) add to the delta. */
 interface CompatDelta {
   reasoning_content?: unknown;
@@ -23,7 +39,8 @@ interface CompatChunk {
  * ending with `content-filter`), compat reasoning fields (→ thinking) and tool-call fragments
  * keyed by their wire `index`, so interleaved parallel calls stay apart. It keeps reading after
  * `finish_reason` (the usage chunk comes later); `flush` closes the calls, parses their
- * arguments and emits `usage` and `finish`. Compatible servers' variants are read too:
+ * arguments and emits `usage` and `finish`. Custom (free-form) tool calls (`type: 'custom'`,
+ * `custom: { name, input }`) keep their raw input text as arguments. Compatible servers' variants are read too:
  * `delta.content` as an array of parts (Mistral's magistral: `thinking` and `text` parts) and
  * Perplexity-style `citations` (URLs, kept on the text part).
  *
@@ -133,9 +150,16 @@ export class OpenAIChatChunkMapper implements ChunkMapper<ChatCompletionChunk> {
       this.calls.set(wireIndex, entry);
     }
     entry.id ??= fragment.id;
+    const custom = customFragment(fragment);
+    const events = this.draft.startCall(
+      entry.key,
+      fragment.id,
+      custom ? custom.name : fragment.function?.name,
+    );
+    if (custom) this.draft.markCustom(entry.key);
     return [
-      ...this.draft.startCall(entry.key, fragment.id, fragment.function?.name),
-      ...this.draft.callDelta(entry.key, fragment.function?.arguments ?? ''),
+      ...events,
+      ...this.draft.callDelta(entry.key, (custom ? custom.input : fragment.function?.arguments) ?? ''),
     ];
   }
 }

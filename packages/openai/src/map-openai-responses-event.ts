@@ -1,4 +1,5 @@
 import type { AssistantMessage, ModelEvent } from '@rxagent/core';
+import type { ToolSpec } from '@rxagent/core/provider';
 import type {
   Response,
   ResponseOutputItem,
@@ -8,10 +9,12 @@ import type {
 } from 'openai/resources/responses/responses';
 import { AssistantDraft, type DraftEnding } from './assistant-draft.js';
 import { mapOpenAIIncompleteReason } from './map-openai-finish-reason.js';
+import { mcpApprovalCall, mcpToolNames } from './mcp-approval.js';
 import { mapOpenAIResponsesUsage } from './map-openai-usage.js';
 import { InStreamError } from './openai-error.js';
 import type { ChunkMapper } from './openai-event-stream.js';
 import { citationsOf, generatedImage, nativeToolCall, providerPartOf } from './responses-output-items.js';
+import { ServerRunCalls } from './server-run-calls.js';
 
 /**
  * Responses API stream events → `ModelEvent`s. Output text and refusals → text (with its
@@ -31,13 +34,23 @@ import { citationsOf, generatedImage, nativeToolCall, providerPartOf } from './r
  */
 export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEvent> {
   private readonly draft: AssistantDraft;
+  private readonly calls: ServerRunCalls;
   private ending: DraftEnding | undefined;
   private refused = false;
   private model: string | undefined;
   private responseId: string | undefined;
 
-  constructor(modelId: string, timestamp: number) {
+  private readonly mcpTools: ReadonlyMap<string, string>;
+
+  /**
+   * @param tools The request's tools: they tell a server-side tool's custom calls (xAI) from
+   *   the client's, and name the tool an MCP approval request is a call of (undefined: every
+   *   custom call is the client's).
+   */
+  constructor(modelId: string, timestamp: number, tools?: readonly ToolSpec[]) {
     this.draft = new AssistantDraft(modelId, timestamp);
+    this.calls = new ServerRunCalls(tools && new Set(tools.map((spec) => spec.name)));
+    this.mcpTools = mcpToolNames(tools);
   }
 
   get terminated(): boolean {
@@ -67,6 +80,7 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
         return this.draft.thinking(`${event.output_index}:text:${event.content_index}`, event.delta);
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
+        if (this.calls.isServerKey(String(event.output_index))) return [];
         return this.draft.callDelta(String(event.output_index), event.delta);
       case 'response.function_call_arguments.done':
         this.draft.setCallArguments(String(event.output_index), event.arguments);
@@ -96,6 +110,8 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
 
   private itemAdded(outputIndex: number, item: ResponseOutputItem): ModelEvent[] {
     const key = String(outputIndex);
+    if (ServerRunCalls.isCall(item)) this.calls.noteCall(key, item);
+    if (this.calls.isServerKey(key)) return [];
     if (item.type === 'function_call') {
       return [
         ...this.draft.startCall(key, item.call_id, item.name),
@@ -113,6 +129,16 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
 
   private itemDone(outputIndex: number, item: ResponseOutputItem): ModelEvent[] {
     const key = String(outputIndex);
+    if (ServerRunCalls.isCall(item)) this.calls.noteCall(key, item);
+    if (this.calls.isServerKey(key)) return this.draft.serverCall(key, providerPartOf(item));
+    // An output item of a call of this response: the server ran that call.
+    const answered = this.calls.answered(item);
+    if (answered !== undefined) {
+      return [
+        ...this.draft.serverCall(answered, providerPartOf(this.calls.itemAt(answered) ?? item)),
+        ...this.draft.setPart('part', key, providerPartOf(item)),
+      ];
+    }
     switch (item.type) {
       case 'function_call': {
         const events = this.draft.startCall(key, item.call_id, item.name);
@@ -123,6 +149,8 @@ export class OpenAIResponsesEventMapper implements ChunkMapper<ResponseStreamEve
         return this.messageDone(key, item);
       case 'reasoning':
         return this.reasoningDone(key, item);
+      case 'mcp_approval_request':
+        return this.draft.endCallWith(key, mcpApprovalCall(item, this.mcpTools));
       default: {
         const call = nativeToolCall(item);
         if (call) return this.draft.endCallWith(key, call);

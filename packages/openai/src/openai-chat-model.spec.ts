@@ -153,7 +153,8 @@ describe('OpenAIChatModel streaming', () => {
     expect(events.filter((e) => e.type === 'text-delta')).toHaveLength(5000);
     const { message } = finishOf(events);
     expect(message.content).toEqual([{ type: 'text', text: pieces.join('') }]);
-  });
+    // 5,000 awaited writes of the test server: seconds on a busy machine (the full suite).
+  }, 30_000);
 
   it('finishes normally when the connection drops after finish_reason (only usage is lost)', async () => {
     server = await scriptedServer({

@@ -2,7 +2,7 @@ import type { ChatRequest } from '@rxagent/core';
 import type { ToolChoice, ToolSpec } from '@rxagent/core/provider';
 import type {
   ChatCompletionCreateParamsStreaming,
-  ChatCompletionFunctionTool,
+  ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from 'openai/resources/shared';
@@ -11,7 +11,8 @@ import { reasoningEffort } from './openai-request-parts.js';
 import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
 
 /**
- * The Chat Completions request body for a `ChatRequest`: messages, function tools (`strict`
+ * The Chat Completions request body for a `ChatRequest`: messages, function tools (a tool
+ * declaring `providerTools.openai` of type `custom` as a custom tool, its grammar kept; `strict`
  * only where a tool asks, its schema then rewritten to the strict subset), `tool_choice` (only with tools), `max_completion_tokens`,
  * `temperature`, `reasoning_effort`, `response_format`, then `providerOptions.openai` spread
  * on top; `stream: true` with usage always.
@@ -27,7 +28,8 @@ export function openAIChatBody(modelId: string, request: ChatRequest): ChatCompl
   };
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map(chatTool);
-    if (request.toolChoice !== undefined) body.tool_choice = chatToolChoice(request.toolChoice);
+    if (request.toolChoice !== undefined)
+      body.tool_choice = chatToolChoice(request.toolChoice, request.tools);
   }
   if (request.maxTokens !== undefined) body.max_completion_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -56,7 +58,16 @@ export function openAIChatBody(modelId: string, request: ChatRequest): ChatCompl
   } as ChatCompletionCreateParamsStreaming;
 }
 
-function chatTool(spec: ToolSpec): ChatCompletionFunctionTool {
+function chatTool(spec: ToolSpec): ChatCompletionTool {
+  const own = spec.providerTools?.openai;
+  // A custom tool (free-form text, optionally a grammar) in Chat Completions' own shape.
+  if (own?.type === 'custom') {
+    const { type: _type, name: _name, description: _description, ...custom } = own;
+    return {
+      type: 'custom',
+      custom: { name: spec.name, description: spec.description, ...custom },
+    };
+  }
   return {
     type: 'function',
     function: {
@@ -82,6 +93,10 @@ function chatParameters(spec: ToolSpec): Record<string, unknown> {
   return spec.strict ? toOpenAIStrictSchema(parameters, spec.name) : parameters;
 }
 
-function chatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+function chatToolChoice(choice: ToolChoice, tools: readonly ToolSpec[]): ChatCompletionToolChoiceOption {
+  if (typeof choice === 'string') return choice;
+  const spec = tools.find((tool) => tool.name === choice.name);
+  return spec?.providerTools?.openai?.type === 'custom'
+    ? { type: 'custom', custom: { name: choice.name } }
+    : { type: 'function', function: { name: choice.name } };
 }

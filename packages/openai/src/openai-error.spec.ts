@@ -10,7 +10,7 @@ import {
   RateLimitError,
   emptyUsage,
 } from '@rxagent/core';
-import { classifyOpenAIError, InStreamError, isConnectionCut, type ErrorContext } from './openai-error.js';
+import { classifyOpenAIError, InStreamError, type ErrorContext } from './openai-error.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const ctx = (extra: Partial<ErrorContext> = {}): ErrorContext => ({
@@ -133,14 +133,5 @@ describe('classifyOpenAIError: connection and stream errors', () => {
     expect(parse.message).toContain('not JSON');
     const own = new NetworkError('x');
     expect(classifyOpenAIError(own, ctx())).toBe(own);
-  });
-});
-
-describe('isConnectionCut', () => {
-  it('finds a socket error anywhere in the cause chain', () => {
-    expect(isConnectionCut(new Error('wrapped', { cause: new TypeError('terminated') }))).toBe(true);
-    expect(isConnectionCut(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(true);
-    expect(isConnectionCut(new Error('other'))).toBe(false);
-    expect(isConnectionCut(undefined)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import {
   RxAgentError,
 } from '@rxagent/core';
 import { redactSecret } from '@rxagent/core/provider';
-import { secretFreeCause } from '@rxagent/core/provider';
+import { describeError, isConnectionCut, secretFreeCause } from '@rxagent/core/provider';
 import type { AssistantMessage } from '@rxagent/core';
 import { classifyErrorPayload } from './classify-error-payload.js';
 
@@ -75,7 +75,7 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
   if (error instanceof APIConnectionError) {
     return new NetworkError(
       redactSecret(
-        `Could not reach the OpenAI API: ${describeCause(error)}. Check baseURL and the network.`,
+        `Could not reach the OpenAI API: ${describeError(error)}. Check baseURL and the network.`,
         ctx.secret,
       ),
       { provider: 'openai', cause: secretFreeCause(error.cause, ctx.secret) },
@@ -90,7 +90,7 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
     });
   }
   if (isConnectionCut(error)) {
-    const why = `The OpenAI stream was cut mid-response (${describeCause(error)})`;
+    const why = `The OpenAI stream was cut mid-response (${describeError(error)})`;
     if (!ctx.received) {
       return new NetworkError(`${why} before any data arrived.`, {
         provider: 'openai',
@@ -118,39 +118,7 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): RxAgentE
   });
 }
 
-/**
- * True when `error` (or one of its causes) is a connection closed mid-body: undici's
- * `TypeError: terminated` or a socket reset.
- *
- * @example
- * isConnectionCut(new TypeError('terminated')); // true
- */
-export function isConnectionCut(error: unknown): boolean {
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 6;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    // By name, not instanceof: undici's errors may come from another realm (jest, vm).
-    const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
-    if (name === 'TypeError' && message === 'terminated') return true;
-    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') return true;
-  }
-  return false;
-}
-
 // A guard rather than `instanceof` so the SDK's generic defaults apply instead of `any`.
 function isApiError(error: unknown): error is APIError {
   return error instanceof APIError;
-}
-
-function describeCause(error: unknown): string {
-  const parts: string[] = [];
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const { message, cause } = e as { message?: unknown; cause?: unknown };
-    // Trailing periods dropped: the parts are joined into one sentence.
-    if (typeof message === 'string' && message) parts.push(message.replace(/[.\s]+$/, ''));
-    e = cause;
-  }
-  return parts.join(': ') || 'connection error';
 }

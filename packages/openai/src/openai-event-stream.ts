@@ -1,28 +1,10 @@
-import { Observable, type SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type OpenAI from 'openai';
-import { PartialStreamError, ProviderTimeoutError, StreamIdleError } from '@rxagent/core';
-import type { AssistantMessage, ModelEvent } from '@rxagent/core';
-import { IdleTimeout } from './idle-timeout.js';
-import { classifyOpenAIError, isConnectionCut } from './openai-error.js';
+import type { ModelEvent } from '@rxagent/core';
+import { providerEventStream, type ChunkMapper } from '@rxagent/core/provider';
+import { classifyOpenAIError } from './openai-error.js';
 
-/**
- * A stateful translation of one API's stream chunks into `ModelEvent`s.
- *
- * @example
- * const mapper: ChunkMapper<ChatCompletionChunk> = new OpenAIChatChunkMapper('gpt-4o-mini', Date.now());
- */
-export interface ChunkMapper<Chunk> {
-  /** Events for one chunk; throws `InStreamError` for an error the server reported. */
-  map(chunk: Chunk): ModelEvent[];
-  /** True once the stream's terminal signal arrived (the message is complete). */
-  readonly terminated: boolean;
-  /** True when nothing more needs to be read. */
-  readonly done: boolean;
-  /** The closing events (open tool calls, usage, finish); only valid once `terminated`. */
-  flush(): ModelEvent[];
-  /** The message as far as it arrived, with `errorMessage` set to `why`. */
-  partial(why: string): AssistantMessage;
-}
+export type { ChunkMapper } from '@rxagent/core/provider';
 
 /**
  * The client and the key it uses (to keep the key out of error messages).
@@ -68,10 +50,11 @@ export interface OpenAIStreamSource<Chunk> {
 }
 
 /**
- * The cold `ModelEvent` stream of one SDK call. On subscribe it sends the request (no SDK
- * retries); unsubscribing aborts it. It adds what the SDK lacks: a timeout on the response
- * head and an idle timeout on the body (both on the scheduler), a `PartialStreamError` when
- * the stream ends before its terminal signal or is cut, and one typed error per failure.
+ * The cold `ModelEvent` stream of one OpenAI SDK call, on the core's shared plumbing
+ * (`providerEventStream`: head and idle timeouts on the scheduler, abort on unsubscribe,
+ * partial streams): on subscribe it connects (a missing key is an `AuthError`, no request)
+ * and sends the request with the SDK's retries off; every failure becomes one typed error
+ * through `classifyOpenAIError`, with the API key kept out of it.
  *
  * @example
  * return openaiEventStream({ modelId, scheduler, idleTimeoutMs: 60_000, connect, requestOptions: {},
@@ -79,93 +62,25 @@ export interface OpenAIStreamSource<Chunk> {
  *   createMapper: (now) => new OpenAIChatChunkMapper(modelId, now) });
  */
 export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Observable<ModelEvent> {
-  return new Observable<ModelEvent>((subscriber) => {
-    const abort = new AbortController();
-    const mapper = source.createMapper(source.scheduler.now());
-    let received = 0;
-    let secret: string | undefined;
-
-    const fail = (error: unknown) => {
-      headTimeout.stop();
-      idle.stop();
-      abort.abort();
-      subscriber.error(error);
-    };
-    const idle = new IdleTimeout(source.idleTimeoutMs, source.scheduler, () => {
-      const why = `The OpenAI stream sent nothing for ${source.idleTimeoutMs} ms`;
-      fail(
-        new StreamIdleError(`${why}; the request was aborted. Raise idleTimeoutMs for slow models.`, {
-          provider: 'openai',
-          idleMs: source.idleTimeoutMs,
-          partial: mapper.partial(why),
-        }),
-      );
-    });
-    const headTimeout = new IdleTimeout(source.requestTimeoutMs ?? 0, source.scheduler, () =>
-      fail(
-        new ProviderTimeoutError(
-          `No response from the OpenAI API within ${source.requestTimeoutMs} ms; the request was aborted. ` +
-            'Raise requestTimeoutMs or try again.',
-          { provider: 'openai' },
-        ),
-      ),
-    );
-    const finish = () => {
-      if (!mapper.terminated) {
-        const why = `The OpenAI stream ended before its terminal event (after ${received} chunks)`;
-        throw new PartialStreamError(`${why}; the partial message is attached.`, {
-          provider: 'openai',
-          partial: mapper.partial(why),
-        });
-      }
-      for (const event of mapper.flush()) subscriber.next(event);
-      idle.stop();
-      subscriber.complete();
-    };
-
-    const run = async () => {
-      headTimeout.start();
+  let secret: string | undefined;
+  return providerEventStream<Chunk, ChunkMapper<Chunk>>({
+    provider: 'openai',
+    label: 'OpenAI',
+    scheduler: source.scheduler,
+    timeouts: { first: source.requestTimeoutMs, each: source.idleTimeoutMs },
+    createMapper: (timestamp) => source.createMapper(timestamp),
+    open: (signal) => {
       const handle = source.connect();
       secret = handle.secret;
-      const stream = await source.open(handle.client, {
-        ...source.requestOptions,
-        signal: abort.signal,
-        maxRetries: 0,
-      });
-      headTimeout.stop();
-      idle.start();
-      for await (const chunk of stream) {
-        if (subscriber.closed) return;
-        idle.touch();
-        received++;
-        for (const event of mapper.map(chunk)) {
-          if (subscriber.closed) return;
-          subscriber.next(event);
-        }
-        if (mapper.done) break;
-      }
-      if (!subscriber.closed) finish();
-    };
-
-    run().catch((error: unknown) => {
-      if (subscriber.closed) return;
-      // The message was complete: a cut after it (before [DONE] or the usage chunk) loses nothing.
-      if (mapper.terminated && isConnectionCut(error)) return finish();
-      fail(
-        classifyOpenAIError(error, {
-          now: source.scheduler.now(),
-          modelId: source.modelId,
-          secret,
-          received: received > 0,
-          partial: (why) => mapper.partial(why),
-        }),
-      );
-    });
-
-    return () => {
-      headTimeout.stop();
-      idle.stop();
-      abort.abort();
-    };
+      return source.open(handle.client, { ...source.requestOptions, signal, maxRetries: 0 });
+    },
+    classify: (error, context) =>
+      classifyOpenAIError(error, {
+        now: source.scheduler.now(),
+        modelId: source.modelId,
+        secret,
+        received: context.received,
+        partial: (why) => context.partial(why),
+      }),
   });
 }

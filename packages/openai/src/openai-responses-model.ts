@@ -32,7 +32,7 @@ export class OpenAIResponsesModel implements ChatModel {
       modelId,
       ...settings,
       open: (client, options) => client.responses.create(openAIResponsesBody(modelId, request), options),
-      createMapper: (timestamp) => new OpenAIResponsesEventMapper(modelId, timestamp),
+      createMapper: (timestamp) => new OpenAIResponsesEventMapper(modelId, timestamp, request.tools ?? []),
     });
   }
 }

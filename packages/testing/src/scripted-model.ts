@@ -106,6 +106,8 @@ export function scriptedModel(turns: ScriptedTurnInput[], options: ScriptedModel
         const step = () => {
           if (i < turn.events.length) {
             subscriber.next(turn.events[i++] as ModelEvent);
+            // The consumer left from inside `next`: its teardown already ran, schedule nothing more.
+            if (subscriber.closed) return;
             pending = scheduler.schedule(step, latency.perEventMs);
           } else end();
         };

@@ -41,6 +41,22 @@ describe('the price table', () => {
     expect(modelPrice('openai', 'toString')).toBeUndefined();
   });
 
+  it('prices Gemini: cached input at its rate, thinking as output, 2.5 Pro above 200K at its long rates', () => {
+    const flash = modelPrice('google', 'gemini-2.5-flash');
+    if (!flash) throw new Error('missing');
+    // 100k prompt (60k cached) and 10k output (thinking included): 40k × $0.30 + 60k × $0.03 + 10k × $2.50.
+    const usage = tokens({ inputTokens: 100_000, cacheReadTokens: 60_000, outputTokens: 10_000 });
+    expect(usageCost(usage, flash)).toBeCloseTo(0.012 + 0.0018 + 0.025, 10);
+    const pro = modelPrice('google', 'gemini-2.5-pro');
+    if (!pro) throw new Error('missing');
+    expect(usageCost(tokens({ inputTokens: 300_000, outputTokens: 1_000 }), pro)).toBeCloseTo(
+      (300_000 * 2.5 + 1_000 * 15) / 1e6,
+      10,
+    );
+    expect(modelPrice('google', 'gemini-3-pro-preview')?.source).toContain('2026-11-28');
+    expect(modelPrice('openai', 'gemini-2.5-pro')).toBeUndefined();
+  });
+
   it('lets given prices win, provider/model before model', () => {
     const own = { inputPerMillion: 1, outputPerMillion: 2 };
     const scoped = { inputPerMillion: 3, outputPerMillion: 4 };

@@ -32,6 +32,32 @@ const OPENAI_LONG =
 const OPENAI_OLDER =
   'https://huggingface.co/SciCode/dataset-builder/blob/main/data3/show_pricing.py and https://docs.rs/crate/adk-model/latest/source/src/openai/pricing.rs (cached-input discounts: GPT-5 90 %, GPT-4.1 75 %, GPT-4o 50 %)';
 
+// Gemini: the Gemini API pricing page as quoted by https://www.morphllm.com/gemini-api-pricing
+// (standard tier, prompts up to 200K tokens, read on 2026-11-28); the >200K tiers and the
+// implicit-cache rate (0.1× input on Gemini 2.5 and later) as quoted by
+// https://deploybase.ai/articles/gemini-api-pricing and https://aifreeapi.com/en/posts/gemini-api-pricing-2026
+// (2.5 Pro caching: discuss.ai.google.dev/t/question-about-gemini-api-caching-pricing/107349).
+const GOOGLE_PRICING = 'https://ai.google.dev/gemini-api/docs/pricing (checked 2026-11-28)';
+
+/** Gemini's ratios: cache hits 0.1× input (0.25× on Gemini 2.0); Gemini has no cache-write charge per request. */
+function gemini(input: number, output: number, cacheRead = input * 0.1): ModelPrice {
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    cacheReadPerMillion: cacheRead,
+    cacheWritePerMillion: 0,
+    source: GOOGLE_PRICING,
+  };
+}
+
+/** Pro models: prompts above 200K tokens pay the long-context rates on the whole request. */
+function geminiPro(input: number, output: number, longInput: number, longOutput: number): ModelPrice {
+  return {
+    ...gemini(input, output),
+    longContext: { aboveInputTokens: 200_000, ...gemini(longInput, longOutput) },
+  };
+}
+
 /** Anthropic's usual ratios: 5-minute cache writes 1.25× input, cache hits 0.1× input. */
 function claude(input: number, output: number, source: string, cacheRead = input * 0.1): ModelPrice {
   return {
@@ -56,7 +82,7 @@ const sonnet4 = (): ModelPrice => ({
 });
 
 /**
- * The built-in price table: current OpenAI and Anthropic models by API model id (dated
+ * The built-in price table: current OpenAI, Anthropic and Google (Gemini) models by API model id (dated
  * snapshots such as `claude-sonnet-4-5-20250929` or `gpt-4o-2024-08-06` find their base id).
  * Anthropic cache writes are priced at the 5-minute rate (`Usage` does not split the 1-hour
  * ones). Read-only: pass `prices` in the run config to add or override a model.
@@ -115,5 +141,18 @@ export const MODEL_PRICES: Readonly<Record<string, Readonly<Record<string, Model
     'gpt-4.1-nano': gpt(0.1, 0.025, 0.4, OPENAI_OLDER),
     'gpt-4o': gpt(2.5, 1.25, 10, OPENAI_OLDER),
     'gpt-4o-mini': gpt(0.15, 0.075, 0.6, OPENAI_OLDER),
+  },
+  google: {
+    'gemini-3.5-flash': gemini(1.5, 9),
+    'gemini-3.1-pro': geminiPro(2, 12, 4, 18),
+    'gemini-3.1-pro-preview': geminiPro(2, 12, 4, 18),
+    'gemini-3.1-flash-lite': gemini(0.25, 1.5),
+    'gemini-3-pro-preview': geminiPro(2, 12, 4, 18),
+    'gemini-3-flash': gemini(0.5, 3),
+    'gemini-3-flash-preview': gemini(0.5, 3),
+    'gemini-2.5-pro': geminiPro(1.25, 10, 2.5, 15),
+    'gemini-2.5-flash': gemini(0.3, 2.5),
+    'gemini-2.5-flash-lite': gemini(0.1, 0.4),
+    'gemini-2.0-flash': gemini(0.1, 0.4, 0.025),
   },
 };

@@ -1,4 +1,5 @@
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { MessageDelta } from './message-delta.js';
 import type {
   AgentMessage,
   AssistantMessage,
@@ -41,18 +42,7 @@ export interface ToolResult {
   usage?: Usage;
 }
 
-/**
- * A streamed piece of the assistant message.
- *
- * @example
- * const delta: MessageDelta = { kind: 'text', text: 'Hel', index: 0 };
- */
-export interface MessageDelta {
-  kind: 'text' | 'thinking' | 'toolcall';
-  text: string;
-  /** Position of the content part in the message. */
-  index: number;
-}
+export type { MessageDelta } from './message-delta.js';
 
 /**
  * The run was subscribed.

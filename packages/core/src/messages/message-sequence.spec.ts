@@ -31,6 +31,20 @@ describe('validateMessageSequence', () => {
     ).toEqual([]);
   });
 
+  it('accepts assistant messages with provider and image parts (server tools, generated images)', () => {
+    const withParts: AgentMessage = {
+      ...assistantMessage([{ type: 'text', text: 'Found it.' }]),
+      content: [
+        { type: 'provider', provider: 'openai', kind: 'web_search_call', data: { id: 'ws_1' } },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+        { type: 'text', text: 'Found it.' },
+      ],
+    };
+    expect(validateMessageSequence([user('q'), withParts, user('next')])).toEqual([]);
+    const broken = { ...withParts, content: [{ type: 'provider', data: {} }] } as unknown as AgentMessage;
+    expect(validateMessageSequence([user('q'), broken])).toHaveLength(1);
+  });
+
   it('reports missing results, orphan results and unknown shapes with their index', () => {
     const issues = validateMessageSequence([
       user('q'),

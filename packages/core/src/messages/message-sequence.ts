@@ -35,13 +35,15 @@ function isValidPart(part: unknown, allowed: readonly string[]): boolean {
       return typeof part.text === 'string';
     case 'tool-call':
       return typeof part.id === 'string' && part.id !== '' && typeof part.name === 'string';
+    case 'provider':
+      return typeof part.provider === 'string' && typeof part.kind === 'string';
     default:
       return true;
   }
 }
 
 const USER_PARTS = ['text', 'image'];
-const ASSISTANT_PARTS = ['text', 'thinking', 'tool-call'];
+const ASSISTANT_PARTS = ['text', 'thinking', 'tool-call', 'image', 'provider'];
 
 function isValidMessageShape(m: unknown): m is AgentMessage {
   if (!isRecord(m)) return false;

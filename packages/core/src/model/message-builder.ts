@@ -104,7 +104,7 @@ export class MessageBuilder {
       }
       case 'part':
         this.setPart(event.index, event.part);
-        return undefined;
+        return { kind: 'part', text: '', index: event.index, part: event.part };
       case 'usage':
         this.message = withParts(this.message, this.message.content, event.usage);
         return undefined;

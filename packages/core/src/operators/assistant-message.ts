@@ -19,11 +19,13 @@ function checkPart(part: unknown, index: number): Part {
     typeof p === 'object' &&
     p !== null &&
     (((p.type === 'text' || p.type === 'thinking') && typeof p.text === 'string') ||
-      (p.type === 'tool-call' && typeof p.name === 'string'));
+      (p.type === 'tool-call' && typeof p.name === 'string') ||
+      (p.type === 'provider' && typeof p.provider === 'string' && typeof p.kind === 'string') ||
+      (p.type === 'image' && (typeof p.data === 'string' || typeof p.url === 'string')));
   if (!ok) {
     throw new InvalidModelEventError(
       `The model's message has an invalid content part at ${index}: ${JSON.stringify(part) ?? String(part)}. ` +
-        'Parts are text, thinking or tool-call objects.',
+        'Parts are text, thinking, tool-call, image or provider objects.',
     );
   }
   return p as unknown as Part;
@@ -71,5 +73,7 @@ export function finalizeAssistantMessage(
   if (errorMessage !== undefined) message.errorMessage = errorMessage;
   const responseId = finished.responseId ?? streamed.responseId;
   if (responseId !== undefined) message.responseId = responseId;
+  const providerMetadata = finished.providerMetadata ?? streamed.providerMetadata;
+  if (providerMetadata !== undefined) message.providerMetadata = providerMetadata;
   return message;
 }
