@@ -159,7 +159,13 @@ export class RunRegistry {
   /** The current snapshot of a run (computed now, not the last one pushed). */
   snapshot(id: string): RunSnapshot | undefined {
     const slot = this.slots.get(id);
-    return slot && slot.subruns.nest(toRunSnapshot(slot.id, slot.label, slot.agent.state$.value));
+    return (
+      slot &&
+      slot.subruns.nest(
+        toRunSnapshot(slot.id, slot.label, slot.agent.state$.value),
+        slot.agent.state$.value.subruns,
+      )
+    );
   }
 
   /** The current snapshots of every run. */
@@ -207,7 +213,10 @@ export class RunRegistry {
     slot.timer = undefined;
     const state = slot.latest;
     slot.sent = { phase: state.phase, approvals: state.pendingApprovals };
-    this.updates.next({ type: 'run', run: slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state)) });
+    this.updates.next({
+      type: 'run',
+      run: slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state), state.subruns),
+    });
   }
 
   private release(slot: Slot): void {

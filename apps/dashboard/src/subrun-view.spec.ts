@@ -1,25 +1,28 @@
-import type { AgentEvent } from '@rxagent/core';
-import type { SubagentProgress } from '@rxagent/subagents';
+import { initialAgentState, reduceAgentState, type AgentEvent, type AssistantMessage } from '@rxagent/core';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SubrunTracker } from './subrun-view.js';
 
-const progress = (toolCallId: string, p: Partial<SubagentProgress>): AgentEvent => ({
-  type: 'tool-update',
-  toolCallId,
-  toolName: 'subagent',
-  kind: 'progress',
-  progress: {
-    type: 'subagent-progress',
-    kind: 'turn',
-    agent: 'scout',
-    path: ['scout'],
-    runId: 'r/c1/0',
-    index: 0,
-    step: 1,
-    summary: 'scout · step 1',
-    tokens: 0,
-    ...p,
+const step = (agent: string, runId: string) => ({ toolCallId: 'c1', agent, runId });
+const subrun = (path: ReturnType<typeof step>[], event: AgentEvent): AgentEvent => ({
+  type: 'subrun',
+  toolCallId: 'c1',
+  path,
+  event,
+});
+const answer = (tokens: number): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'tool-call', id: 'x', name: 'read', args: { path: 'a.ts' } }],
+  stopReason: 'tool-calls',
+  usage: {
+    inputTokens: tokens,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    totalTokens: tokens,
   },
+  provider: 'test',
+  model: 'm',
+  timestamp: 0,
 });
 
 const snapshot = (ids: string[]): RunSnapshot =>
@@ -28,48 +31,29 @@ const snapshot = (ids: string[]): RunSnapshot =>
   }) as unknown as RunSnapshot;
 
 describe('SubrunTracker', () => {
-  it('nests the latest view of each sub-run under its call, and forgets them when the call ends', () => {
+  it('nests each sub-run under its call, its line from its events and its numbers from the state fold', () => {
+    const scout = [step('scout', 'r/c1/0')];
+    const inner = [step('scout', 'r/c1/0'), { toolCallId: 'c9', agent: 'inner', runId: 'r/c1/0/c9/0' }];
+    const writer = [step('writer', 'r/c1/1')];
+    const events: AgentEvent[] = [
+      { type: 'agent-start', runId: 'r' },
+      subrun(scout, { type: 'agent-start', runId: 'r/c1/0' }),
+      subrun(scout, { type: 'turn-start', step: 1 }),
+      subrun(writer, { type: 'agent-start', runId: 'r/c1/1' }),
+      subrun(scout, { type: 'message-end', message: answer(40) }),
+      subrun(scout, { type: 'tool-start', toolCallId: 'x', toolName: 'read', args: { path: 'a.ts' } }),
+      subrun(inner, { type: 'agent-start', runId: 'r/c1/0/c9/0' }),
+    ];
     const tracker = new SubrunTracker();
-    expect(
-      tracker.see({
-        type: 'tool-update',
-        toolCallId: 'c1',
-        toolName: 'bash',
-        kind: 'progress',
-        progress: 'x',
-      }),
-    ).toBe(false);
-    tracker.see(progress('c1', {}));
-    tracker.see(
-      progress('c1', {
-        runId: 'r/c1/1',
-        agent: 'writer',
-        path: ['writer'],
-        summary: 'writer started',
-        step: 0,
-      }),
-    );
-    tracker.see(progress('c1', { kind: 'tool-start', tool: 'read', summary: 'scout → read', tokens: 40 }));
-    tracker.see(
-      progress('c1', {
-        kind: 'start',
-        path: ['scout', 'inner'],
-        agent: 'inner',
-        runId: 'r/c1/0/c9/0',
-        summary: 'inner started',
-      }),
-    );
-    tracker.see(
-      progress('c1', {
-        kind: 'error',
-        runId: 'r/c1/1',
-        agent: 'writer',
-        path: ['writer'],
-        summary: 'writer failed',
-      }),
-    );
+    let state = initialAgentState();
+    const changed = events.map((e) => {
+      state = reduceAgentState(state, e);
+      return tracker.see(e);
+    });
+    expect(changed.slice(1)).toEqual([true, true, true, true, true, true]);
+    expect(state.usage.totalTokens).toBe(40);
 
-    const nested = tracker.nest(snapshot(['c1', 'c2']));
+    const nested = tracker.nest(snapshot(['c1', 'c2']), state.subruns);
     expect(nested.activeTools[0]?.subruns).toEqual([
       {
         runId: 'r/c1/0',
@@ -77,7 +61,7 @@ describe('SubrunTracker', () => {
         path: ['scout'],
         step: 1,
         tool: 'read',
-        summary: 'scout → read',
+        summary: 'scout → read {"path":"a.ts"}',
         tokens: 40,
         state: 'running',
       },
@@ -85,8 +69,8 @@ describe('SubrunTracker', () => {
         runId: 'r/c1/0/c9/0',
         agent: 'inner',
         path: ['scout', 'inner'],
-        step: 1,
-        summary: 'inner started',
+        step: 0,
+        summary: 'scout › inner started',
         tokens: 0,
         state: 'running',
       },
@@ -94,24 +78,26 @@ describe('SubrunTracker', () => {
         runId: 'r/c1/1',
         agent: 'writer',
         path: ['writer'],
-        step: 1,
-        summary: 'writer failed',
+        step: 0,
+        summary: 'writer started',
         tokens: 0,
-        state: 'failed',
+        state: 'running',
       },
     ]);
     expect(nested.activeTools[1]?.subruns).toBeUndefined();
 
+    // The call ends with an error while its sub-runs were still going: they failed with it.
+    state = reduceAgentState(state, {
+      type: 'tool-end',
+      toolCallId: 'c1',
+      toolName: 'subagent',
+      args: {},
+      result: { content: [], isError: true },
+      isError: true,
+    });
+    expect(Object.values(state.subruns).map((s) => s.phase)).toEqual(['error', 'error', 'error']);
     expect(
-      tracker.see({
-        type: 'tool-end',
-        toolCallId: 'c1',
-        toolName: 'subagent',
-        args: {},
-        result: { content: [], isError: false },
-        isError: false,
-      }),
-    ).toBe(true);
-    expect(tracker.nest(snapshot(['c1'])).activeTools[0]?.subruns).toBeUndefined();
+      tracker.nest(snapshot(['c1']), state.subruns).activeTools[0]?.subruns?.map((s) => s.state),
+    ).toEqual(['failed', 'failed', 'failed']);
   });
 });

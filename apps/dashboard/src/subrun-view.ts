@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@rxagent/core';
-import { isSubagentProgress, type SubagentProgress } from '@rxagent/subagents';
+import type { SubrunState } from '@rxagent/core/events';
+import { subrunLine } from '@rxagent/subagents';
 import type { RunSnapshot } from './run-snapshot.js';
 import { clipText } from './text-limits.js';
 
@@ -26,63 +27,77 @@ export interface SubrunView {
 const MAX_SUBRUNS_PER_CALL = 16;
 
 /**
- * Follows the `SubagentProgress` of a run's `tool-update` events and keeps, per running tool
- * call, the latest view of each of its sub-runs (forgotten when the call ends).
+ * Keeps, per sub-run, the last line its `subrun` events gave (what it is doing), and nests the
+ * run's sub-runs under the tool calls that run them. Their step and tokens come from the state
+ * fold (`state.subruns`), the one reading of events every view shares.
  *
  * @example
  * const subruns = new SubrunTracker();
  * agent.events$.subscribe((event) => subruns.see(event));
- * const snapshot = subruns.nest(toRunSnapshot(id, label, agent.state$.value));
+ * const snapshot = subruns.nest(toRunSnapshot(id, label, agent.state$.value), agent.state$.value.subruns);
  */
 export class SubrunTracker {
-  private readonly calls = new Map<string, Map<string, SubrunView>>();
+  private readonly lines = new Map<string, { summary: string; tool?: string }>();
 
-  /** Folds one event; true when the views changed. */
+  /** Follows one event; true when a view changed. */
   see(event: AgentEvent): boolean {
-    if (event.type === 'tool-end') return this.calls.delete(event.toolCallId);
-    if (event.type === 'agent-end') {
-      const had = this.calls.size > 0;
-      this.calls.clear();
+    if (event.type === 'agent-start') {
+      const had = this.lines.size > 0;
+      this.lines.clear();
       return had;
     }
-    if (event.type !== 'tool-update' || !isSubagentProgress(event.progress)) return false;
-    let runs = this.calls.get(event.toolCallId);
-    if (!runs) this.calls.set(event.toolCallId, (runs = new Map<string, SubrunView>()));
-    const progress = event.progress;
-    runs.delete(progress.runId);
-    runs.set(progress.runId, toView(progress, runs.get(progress.runId)));
-    if (runs.size > MAX_SUBRUNS_PER_CALL) runs.delete(runs.keys().next().value as string);
+    if (event.type !== 'subrun') return false;
+    const runId = event.path[event.path.length - 1]?.runId;
+    const summary = subrunLine(event);
+    if (!runId || summary === undefined)
+      return event.event.type === 'message-end' || event.event.type === 'turn-start';
+    const inner = event.event;
+    const tool =
+      inner.type === 'tool-start'
+        ? inner.toolName
+        : inner.type === 'tool-end'
+          ? undefined
+          : this.lines.get(runId)?.tool;
+    this.lines.set(runId, tool === undefined ? { summary } : { summary, tool });
     return true;
   }
 
   /** The snapshot with each running tool's sub-runs nested in it. */
-  nest(snapshot: RunSnapshot): RunSnapshot {
-    if (this.calls.size === 0) return snapshot;
+  nest(snapshot: RunSnapshot, subruns: Readonly<Record<string, SubrunState>>): RunSnapshot {
+    const byCall = new Map<string, SubrunView[]>();
+    for (const [runId, state] of Object.entries(subruns)) {
+      let views = byCall.get(state.toolCallId);
+      if (!views) byCall.set(state.toolCallId, (views = []));
+      views.push(toView(runId, state, this.lines.get(runId)));
+    }
+    if (byCall.size === 0) return snapshot;
     return {
       ...snapshot,
       activeTools: snapshot.activeTools.map((tool) => {
-        const runs = this.calls.get(tool.toolCallId);
-        return runs ? { ...tool, subruns: [...runs.values()].sort(byRunId) } : tool;
+        const views = byCall.get(tool.toolCallId);
+        return views ? { ...tool, subruns: views.sort(byRunId).slice(-MAX_SUBRUNS_PER_CALL) } : tool;
       }),
     };
   }
 }
 
-function toView(progress: SubagentProgress, before: SubrunView | undefined): SubrunView {
-  const ended = progress.kind === 'end' || progress.kind === 'error';
-  const state =
-    progress.kind === 'error' ? 'failed' : ended && progress.path.length === 1 ? 'done' : 'running';
+function toView(
+  runId: string,
+  state: SubrunState,
+  line: { summary: string; tool?: string } | undefined,
+): SubrunView {
+  const ended = state.phase === 'idle';
+  const failed = state.phase === 'error' || state.phase === 'cancelled';
   const view: SubrunView = {
-    runId: progress.runId,
-    agent: clipText(progress.agent),
-    path: progress.path.map((p) => clipText(p)),
-    step: progress.step,
-    summary: clipText(progress.summary),
-    tokens: progress.tokens,
-    // A nested sub-run ending does not end the one that started it.
-    state: before?.state === 'failed' ? 'failed' : state,
+    runId,
+    agent: clipText(state.path[state.path.length - 1] ?? ''),
+    path: state.path.map((p) => clipText(p)),
+    step: state.step,
+    summary: clipText(line?.summary ?? ''),
+    tokens: state.usage.totalTokens,
+    state: failed ? 'failed' : ended ? 'done' : 'running',
   };
-  if (progress.tool !== undefined) view.tool = clipText(progress.tool);
+  if (line?.tool !== undefined) view.tool = clipText(line.tool);
   return view;
 }
 

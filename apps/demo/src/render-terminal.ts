@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observer, type SchedulerLike } from 'rxjs';
 import { compactionLine } from './context-lines.js';
-import { progressText } from './progress-text.js';
+import { progressText, subrunText } from './progress-text.js';
 import type { AgentEvent } from '@rxagent/core';
 import { createSpinner, noSpinner, type Spinner } from './spinner.js';
 import { formatSummary } from './summary.js';
@@ -99,6 +99,11 @@ export class TerminalRenderer implements Observer<AgentEvent> {
         return this.spinForTools();
       case 'tool-update': {
         const shown = progressText(event.kind === 'preview' ? event.preview : event.progress);
+        if (shown !== undefined) this.line('tool', this.paint('dim', `  … ${oneLine(shown)}`));
+        return this.spinForTools();
+      }
+      case 'subrun': {
+        const shown = subrunText(event);
         if (shown !== undefined) this.line('tool', this.paint('dim', `  … ${oneLine(shown)}`));
         return this.spinForTools();
       }

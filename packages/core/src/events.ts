@@ -20,3 +20,5 @@ export type {
   WarningEvent,
 } from './events/agent-event.js';
 export type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './events/context-events.js';
+export type { SubrunEvent, SubrunStep } from './events/subrun-event.js';
+export type { SubrunState } from './state/reduce-subrun.js';

@@ -55,3 +55,6 @@ export { headerReader, retryAfterMs, retryInfoDelayMs, shouldRetryHeader } from 
 export type { HeaderReader, RetryAfterSource } from './provider/retry-after.js';
 export { parseToolArguments } from './provider/parse-tool-arguments.js';
 export { describeError, isConnectionCut } from './provider/connection-cut.js';
+export { runLineage } from './tools/run-lineage.js';
+export type { RunLineage } from './tools/run-lineage.js';
+export { spentUsage } from './state/spent-usage.js';

@@ -1,8 +1,7 @@
 export { subagentTool } from './subagent-tool.js';
 export type { SubagentConfig, SubagentToolOptions } from './subagent-config.js';
 export type { SubagentArgs } from './subagent-args.js';
-export { isSubagentProgress } from './subagent-progress.js';
-export type { SubagentProgress } from './subagent-progress.js';
+export { subrunLine } from './subrun-line.js';
 export { TaskRuntime } from './task-runtime.js';
 export type { TaskRuntimeOptions } from './task-runtime.js';
 export type { TaskChunk, TaskEvent, TaskInfo, TaskResultChunk, TaskSpec, TaskStatus } from './task-types.js';

@@ -15,17 +15,15 @@ import {
   catchError,
   concat,
   defer,
-  finalize,
   ignoreElements,
   of,
   tap,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
+import { spentUsage, type RunLineage } from '@rxagent/core/provider';
 import type { SubTask } from './subagent-args.js';
 import type { SubagentConfig } from './subagent-config.js';
-import { progressOf, type SubagentProgress, type SubrunPosition } from './subagent-progress.js';
-import { claimSubrun, positionOf, registerSubrun } from './subrun-registry.js';
 
 /**
  * How one sub-run ended: its answer (or why it has none), and what it spent.
@@ -50,9 +48,12 @@ export interface SubrunEnv {
   parentCallId: string;
   scheduler: SchedulerLike;
   signal?: AbortSignal;
+  /** Where the parent sits among its runs (its depth, its top-level run's sub-run count). */
+  lineage?: RunLineage;
   /** Asks about the sub-run's calls that need approval (unless its own config has an approver). */
   approver: (index: number) => Approver | undefined;
-  progress(progress: SubagentProgress): void;
+  /** Each event of the sub-run, as it happens (the parent puts it on its stream as a `subrun` event). */
+  emit(subrun: { agent: string; runId: string }, event: AgentEvent): void;
   maxDepth: number;
   maxSubRuns: number;
 }
@@ -64,8 +65,9 @@ function errorMessage(error: unknown): string {
 
 /**
  * One sub-agent run as a cold Observable of its outcome: a real `runAgent` with the
- * sub-agent's own config and an empty transcript, its events reported as progress. A failing
- * run is an error outcome (never an error notification); unsubscribing cancels the run.
+ * sub-agent's own config and an empty transcript, each of its events handed to `env.emit` as it
+ * happens (so the parent counts its spending at once). A failing run is an error outcome (never an
+ * error notification); unsubscribing cancels the run.
  */
 export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOutcome> {
   return defer(() => {
@@ -77,7 +79,7 @@ export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOut
     });
     const config = env.agents[task.agent];
     if (!config) return of(failed(`Unknown sub-agent "${task.agent}".`));
-    const { depth, root } = positionOf(env.parentRunId);
+    const depth = env.lineage?.depth ?? 0;
     if (depth + 1 > env.maxDepth) {
       return of(
         failed(
@@ -86,7 +88,7 @@ export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOut
         ),
       );
     }
-    if (!claimSubrun(root, env.maxSubRuns)) {
+    if (env.lineage && !env.lineage.claimSubrun(env.maxSubRuns)) {
       return of(
         failed(
           `Sub-agent "${task.agent}" was not started: this run already used its ${env.maxSubRuns} sub-runs ` +
@@ -95,27 +97,23 @@ export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOut
       );
     }
     const runId = `${env.parentRunId}/${env.parentCallId}/${task.index}`;
-    const unregister = registerSubrun(runId, { depth: depth + 1, root });
-    const at: SubrunPosition = { agent: task.agent, runId, index: task.index, step: 0, tokens: 0 };
+    const subrun = { agent: task.agent, runId };
     let usage = emptyUsage();
     let end: AgentEndEvent | undefined;
     const { description: _description, ...runConfig } = config;
     const approver = config.approver ?? env.approver(task.index);
     const see = (event: AgentEvent) => {
-      if (event.type === 'turn-start') at.step = event.step;
-      if (event.type === 'message-end' && 'usage' in event.message && event.message.usage) {
-        usage = addUsage(usage, event.message.usage);
-        at.tokens = usage.totalTokens;
-      }
+      const spent = spentUsage(event);
+      if (spent) usage = addUsage(usage, spent);
       if (event.type === 'agent-end') end = event;
-      const progress = progressOf(event, at);
-      if (progress) env.progress(progress);
+      env.emit(subrun, event);
     };
     const run$ = runAgent({
       scheduler: env.scheduler,
       ...runConfig,
       prompt: task.task,
       runId,
+      ...(env.lineage ? { lineage: env.lineage } : {}),
       ...(env.signal ? { signal: env.signal } : {}),
       ...(approver ? { approver } : {}),
     });
@@ -123,26 +121,11 @@ export function runSubagent(task: SubTask, env: SubrunEnv): Observable<SubrunOut
       run$.pipe(tap(see), ignoreElements()),
       defer(() => of(outcomeOf(task, end, usage))),
     ).pipe(
-      catchError((error: unknown) => {
-        const text = `Sub-agent "${task.agent}" failed: ${errorMessage(error)}`;
-        env.progress({ ...progressBase(at), kind: 'error', isError: true, summary: text.slice(0, 120) });
-        return of(failed(text, usage));
-      }),
-      finalize(unregister),
+      catchError((error: unknown) =>
+        of(failed(`Sub-agent "${task.agent}" failed: ${errorMessage(error)}`, usage)),
+      ),
     );
   });
-}
-
-function progressBase(at: SubrunPosition) {
-  return {
-    type: 'subagent-progress' as const,
-    agent: at.agent,
-    path: [at.agent],
-    runId: at.runId,
-    index: at.index,
-    step: at.step,
-    tokens: at.tokens,
-  };
 }
 
 function outcomeOf(task: SubTask, end: AgentEndEvent | undefined, seen: Usage): SubrunOutcome {

@@ -3,7 +3,6 @@ import type { AgentEndEvent } from '@rxagent/core/events';
 import { createTestScheduler, marbleModel, textTurn, timeline, toolCallTurn } from '@rxagent/testing';
 import { filter, map, tap, timer, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';
-import { isSubagentProgress } from './subagent-progress.js';
 import { subagentTool } from './subagent-tool.js';
 import { at } from './test-helpers.test.js';
 
@@ -11,8 +10,8 @@ import { at } from './test-helpers.test.js';
 const letters: OperatorFunction<AgentEvent, string> = (events$) =>
   events$.pipe(
     map((e) => {
-      if (e.type === 'tool-update' && isSubagentProgress(e.progress)) {
-        return e.progress.kind === 'start' ? 'S' : e.progress.kind === 'end' ? 'E' : '';
+      if (e.type === 'subrun') {
+        return e.event.type === 'agent-start' ? 'S' : e.event.type === 'agent-end' ? 'E' : '';
       }
       return e.type === 'tool-end' ? 'e' : e.type === 'agent-end' ? 'Z' : '';
     }),
@@ -79,8 +78,8 @@ describe('subagentTool in virtual time', () => {
       const parent = marbleModel(cold, [at(0, chain), at(0, textTurn('Ok.'))]);
       const run$ = runAgent({ model: parent, tools: [subagent], prompt: 'Go' }).pipe(
         tap((e) => {
-          if (e.type === 'tool-update' && isSubagentProgress(e.progress) && e.progress.kind === 'start')
-            order.push(e.progress.agent);
+          if (e.type === 'subrun' && e.event.type === 'agent-start')
+            order.push(e.path[e.path.length - 1]?.agent ?? '');
         }),
       );
       expectObservable(run$.pipe(letters)).toBe(timeline([0, 'S'], [2, 'ES'], [6, 'EeZ|']));
@@ -141,6 +140,12 @@ describe('subagentTool in virtual time', () => {
       expect(scout.requests).toHaveLength(1);
     });
     expect((events.at(-1) as AgentEndEvent).reason).toBe('user-requested');
-    expect(events.filter((e) => e.type === 'tool-update').length).toBe(2); // start and turn, nothing after
+    // The sub-run's events reached the parent's stream until the abort, nothing after it.
+    const inner = events.flatMap((e) => (e.type === 'subrun' ? [e.event.type] : []));
+    expect(inner.filter((t) => t === 'agent-start' || t === 'turn-start')).toEqual([
+      'agent-start',
+      'turn-start',
+    ]);
+    expect(inner).not.toContain('agent-end');
   });
 });

@@ -1,4 +1,13 @@
-import { AuthError, runAgent, tool, withState, type AgentEvent } from '@rxagent/core';
+import {
+  AuthError,
+  initialAgentState,
+  reduceAgentState,
+  runAgent,
+  tool,
+  withState,
+  type AgentEvent,
+} from '@rxagent/core';
+import { subrunLine } from './subrun-line.js';
 import type { AgentEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -76,12 +85,20 @@ describe('subagentTool, single mode', () => {
     expect(end.usage).toMatchObject({ inputTokens: 140, outputTokens: 27, totalTokens: 167 });
     expect(end.usage.costUsd).toBeCloseTo(0.013);
     expect(state$.value.usage).toEqual(end.usage);
+    // The sub-run's spending reached the parent as it happened (its `subrun` events), not on the
+    // result: the transcript's tool message carries none, so nothing is counted twice.
     const toolMessage = end.messages.find((m) => m.role === 'tool');
-    expect(toolMessage).toMatchObject({ usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 } });
-    // Replaying the transcript as prior messages would not count it again: usage lives in the run's events.
+    expect(toolMessage?.role === 'tool' && toolMessage.usage).toBeFalsy();
+    expect(Object.values(state$.value.subruns)).toEqual([
+      expect.objectContaining({
+        path: ['scout'],
+        phase: 'idle',
+        usage: expect.objectContaining({ totalTokens: 120 }),
+      }),
+    ]);
   });
 
-  it('reports the sub-run as structured progress: agent, step, tool, one-line summary, tokens', async () => {
+  it("puts the sub-run's events on the parent's stream: agent, step, tool, one-line summary, tokens", async () => {
     const scout = scriptedModel([
       toolCallTurn({ name: 'lookup', args: { q: 'x' } }, { usage: { inputTokens: 7, outputTokens: 3 } }),
       textTurn('Answer\nwith two lines.', { usage: { inputTokens: 20, outputTokens: 4 } }),
@@ -106,24 +123,28 @@ describe('subagentTool, single mode', () => {
       'end',
     ]);
     expect(progress.every((p) => p.agent === 'scout' && p.path.join() === 'scout')).toBe(true);
-    expect(progress[2]).toMatchObject({
-      kind: 'tool-start',
-      step: 1,
-      tool: 'lookup',
-      tokens: 10,
-      summary: 'scout → lookup {"q":"x"}',
-    });
-    expect(progress[5]).toMatchObject({
-      kind: 'message',
-      step: 2,
-      tokens: 34,
-      summary: 'scout: Answer with two lines.',
-    });
-    expect(progress[6]?.summary).toBe('scout done (completed, 2 steps, 34 tokens)');
-    // Every update belongs to the parent's subagent call and is plain JSON.
-    const updates = events.filter((e) => e.type === 'tool-update');
-    expect(new Set(updates.map((e) => (e as { toolCallId: string }).toolCallId)).size).toBe(1);
-    expect(JSON.parse(JSON.stringify(updates))).toEqual(updates);
+    expect(progress[2]).toMatchObject({ kind: 'tool-start', tool: 'lookup' });
+    // Step and tokens are the state fold's reading of the same events.
+    const subrun = events.find((e) => e.type === 'subrun');
+    const runId = subrun?.type === 'subrun' ? (subrun.path[0]?.runId ?? '') : '';
+    let state = initialAgentState();
+    const lines: string[] = [];
+    for (const e of events) {
+      state = reduceAgentState(state, e);
+      if (e.type !== 'subrun') continue;
+      const line = subrunLine(e);
+      if (line)
+        lines.push(
+          `${line} [step ${state.subruns[runId]?.step}, ${state.subruns[runId]?.usage.totalTokens} tokens]`,
+        );
+    }
+    expect(lines).toContain('scout → lookup {"q":"x"} [step 1, 10 tokens]');
+    expect(lines).toContain('scout: Answer with two lines. [step 2, 34 tokens]');
+    expect(lines.at(-1)).toBe('scout done (completed, 2 steps, 34 tokens) [step 2, 34 tokens]');
+    // Every sub-run event belongs to the parent's subagent call and is plain JSON.
+    const subruns = events.filter((e) => e.type === 'subrun');
+    expect(new Set(subruns.map((e) => (e as { toolCallId: string }).toolCallId)).size).toBe(1);
+    expect(JSON.parse(JSON.stringify(subruns))).toEqual(subruns);
   });
 
   it('turns a failing sub-run into an error result the parent model reads, and the parent goes on', async () => {
@@ -140,7 +161,9 @@ describe('subagentTool, single mode', () => {
 
     expect(end?.isError).toBe(true);
     expect(resultText(end)).toMatch(/^Sub-agent "scout" failed: Invalid API key/);
-    expect(progressOf(events).at(-1)).toMatchObject({ kind: 'error', isError: true });
+    // The sub-run never ended by itself: the fold marks it failed with its call.
+    const state = events.reduce(reduceAgentState, initialAgentState());
+    expect(Object.values(state.subruns).map((s) => s.phase)).toEqual(['error']);
     expect((events.at(-1) as AgentEndEvent).reason).toBe('completed');
   });
 
@@ -185,7 +208,9 @@ describe('subagentTool, parallel and chain modes', () => {
     const end = toolEnds(events)[0];
 
     expect(resultText(end)).toBe('[1/2] b (done): Hi B\nB says hi.\n\n[2/2] a (done): Hi A\nA says hi.');
-    expect(end?.result.usage?.totalTokens).toBe(6);
+    expect((events.at(-1) as AgentEndEvent).usage.totalTokens).toBeGreaterThanOrEqual(6);
+    const state = events.reduce(reduceAgentState, initialAgentState());
+    expect(Object.values(state.subruns).reduce((n, s) => n + s.usage.totalTokens, 0)).toBe(6);
     expect(new Set(progressOf(events).map((p) => p.index))).toEqual(new Set([0, 1]));
   });
 

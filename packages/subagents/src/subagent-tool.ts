@@ -20,6 +20,7 @@ import { SubagentConfigError } from './subagent-errors.js';
 import { chainResult, parallelResult, singleResult } from './combine-outcomes.js';
 import { runSubagent, type SubrunEnv, type SubrunOutcome } from './run-subagent.js';
 import type { TaskChunk } from './task-types.js';
+import { subrunLine } from './subrun-line.js';
 
 const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -32,7 +33,7 @@ const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * - background `{ agent, task, background: true, description }`: returns a task id at once;
  *   the run is kept in `options.tasks` (see `deliverTaskResults` and `taskOutputTool`).
  *
- * Sub-runs report `SubagentProgress` as `tool-update` progress; their usage is added to the
+ * Each sub-run event reaches the parent's stream as it happens, as a `subrun` event; its usage is added to the
  * parent's; unsubscribing or aborting the parent cancels them; a failing one is an error
  * result; depth and total sub-runs are limited; calls that need approval ask the parent's
  * approver (an `Agent`'s `approve(id)`).
@@ -86,8 +87,10 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
     parentCallId: ctx.toolCallId,
     scheduler: ctx.scheduler,
     ...(foreground ? { signal: ctx.signal } : {}),
+    ...(ctx.lineage ? { lineage: ctx.lineage } : {}),
     approver: (index) => (foreground ? parentApprover(ctx, index) : options.backgroundApprover),
-    progress: (progress) => (foreground ? ctx.progress(progress) : undefined),
+    // A background task's events stay out of the parent's stream: the call returned at once.
+    emit: (subrun, event) => (foreground ? ctx.emitSubrun?.(subrun, event) : undefined),
     maxDepth,
     maxSubRuns,
   });
@@ -178,7 +181,15 @@ function startBackground(
     const lines = new Subject<TaskChunk>();
     const run$ = runSubagent(task, {
       ...env,
-      progress: (p) => lines.next({ output: `${p.summary}\n` }),
+      emit: (subrun, event) => {
+        const line = subrunLine({
+          type: 'subrun',
+          toolCallId: env.parentCallId,
+          path: [{ ...subrun, toolCallId: env.parentCallId }],
+          event,
+        });
+        if (line) lines.next({ output: `${line}\n` });
+      },
     }).pipe(
       map((o): TaskChunk => ({ result: o.text, isError: o.isError, usage: o.usage })),
       tap({ complete: () => lines.complete() }),

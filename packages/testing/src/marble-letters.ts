@@ -16,7 +16,7 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | O | output-update | G | guardrail-start |
  * | g | guardrail-end | X | context-usage |
  * | M | summary-start | m | summary-update |
- * | Z | agent-end | | |
+ * | Z | agent-end | b | subrun |
  *
  * @example
  * EVENT_LETTERS['tool-end']; // 'e'
@@ -43,6 +43,7 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'guardrail-start': 'G',
   'guardrail-end': 'g',
   'agent-end': 'Z',
+  subrun: 'b',
 };
 
 /**

@@ -16,7 +16,7 @@ import {
   type ToolResultMessage,
   type UserInput,
 } from '@rxagent/core';
-import { runSettings, toToolSpec, type ToolSpec } from '@rxagent/core/provider';
+import { runLineage, runSettings, toToolSpec, type ToolSpec } from '@rxagent/core/provider';
 
 /**
  * Options of `testRunFacts`: the run a fixture turn belongs to.
@@ -110,6 +110,7 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
   return {
     runId: options.runId ?? extra.runId ?? 'test-run',
     settings: runSettings(config),
+    lineage: runLineage(options.runId ?? extra.runId ?? 'test-run', extra.lineage),
     model,
     tools,
     toolSpecs,

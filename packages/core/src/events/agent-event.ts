@@ -12,6 +12,7 @@ import type {
 } from '../messages/types.js';
 import type { StopReason, StopSignal } from './stop-signal.js';
 import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
+import type { SubrunEvent } from './subrun-event.js';
 import type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './context-events.js';
 
 /**
@@ -279,6 +280,7 @@ export type AgentEvent =
   | OutputUpdateEvent
   | GuardrailStartEvent
   | GuardrailEndEvent
+  | SubrunEvent
   | AgentEndEvent;
 
 /**

@@ -8,6 +8,7 @@ import { MessageQueue, type UserInput } from '../turn/message-queue.js';
 import type { RunAgentConfig } from '../turn/run-config.js';
 import type { RunFacts, StartedSource } from '../turn/run-facts.js';
 import { runSettings, type RunSettings } from '../turn/run-settings.js';
+import { runLineage, type RunLineage } from '../tools/run-lineage.js';
 import { toolMap } from '../turn/tool-map.js';
 
 /**
@@ -21,6 +22,7 @@ import { toolMap } from '../turn/tool-map.js';
 export class RunScope implements RunFacts {
   readonly model: ChatModel;
   readonly settings: RunSettings;
+  readonly lineage: RunLineage;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly startedAt: number;
@@ -38,6 +40,7 @@ export class RunScope implements RunFacts {
   ) {
     this.model = config.model;
     this.settings = runSettings(config);
+    this.lineage = runLineage(runId, config.lineage);
     this.tools = toolMap(config.tools);
     this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
     this.startedAt = scheduler.now();

@@ -1,7 +1,7 @@
 import type { AgentStop } from '../errors/agent-stop.js';
 import { GuardrailStop } from '../guardrails/guardrail-stop.js';
 import { stopSignal } from '../events/stop-signal.js';
-import type { ToolCallPart, ToolResultMessage } from '../messages/types.js';
+import type { ToolCallPart, ToolResultMessage, Usage } from '../messages/types.js';
 import type { CallSettled } from '../tools/call-settled.js';
 import { errorToolResult } from '../tools/tool-output.js';
 import type { LoopItem } from '../turn/loop-item.js';
@@ -29,6 +29,8 @@ export interface BatchState {
   /** The first `AgentStop` a tool threw, and its call. */
   stop?: { error: AgentStop; call: ToolCallPart };
   promiseWarned: boolean;
+  /** What sub-runs the calls started have spent so far. */
+  subrunUsage?: Usage;
 }
 
 /**
@@ -73,6 +75,7 @@ export function finishBatch(turn: Turn, calls: readonly ToolCallPart[], batch: B
   for (const message of results)
     events.push({ type: 'message-start', message }, { type: 'message-end', message });
   let next = turn.withToolResults(results, batch.toolErrors);
+  if (batch.subrunUsage) next = next.withUsage(batch.subrunUsage);
   if (batch.promiseWarned && turn.operatorState(PROMISE_WARNED) !== true)
     next = next.withOperatorState(PROMISE_WARNED, true);
   const stop = batch.stop;

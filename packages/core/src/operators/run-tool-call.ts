@@ -23,6 +23,7 @@ import { executeTool } from '../tools/execute-tool.js';
 import type { ToolScope } from '../tools/tool-scope.js';
 import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { RunLineage } from '../tools/run-lineage.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { errorText, errorToolResult } from '../tools/tool-output.js';
 import { validateToolCall } from '../tools/validate-args.js';
@@ -49,6 +50,8 @@ export interface ToolCallEnv {
   progress(event: AgentEvent): void;
   /** The run instrument's scope around the execution. */
   toolScope?: ToolScope;
+  /** Where the run sits among the runs that started it (for tools that start sub-runs). */
+  lineage?: RunLineage;
   /** Told when `execute` returned a Promise (to warn under virtual time). */
   onPromise?(toolName: string): void;
 }
@@ -115,6 +118,7 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       env.messages,
       (event) => env.progress(event),
       env.approver,
+      env.lineage,
     );
     let ended = false;
 

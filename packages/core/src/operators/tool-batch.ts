@@ -25,6 +25,7 @@ import { chainedObserver } from '../util/chained-observer.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 import { finishBatch, PROMISE_WARNED, SKIPPED_FOR_STEERING_TEXT, type BatchState } from './finish-batch.js';
 import { runToolCall } from './run-tool-call.js';
+import { addSpent } from '../state/spent-usage.js';
 import { toolGuardEnv } from './tool-guard-env.js';
 
 export { SKIPPED_FOR_STEERING_TEXT } from './finish-batch.js';
@@ -91,9 +92,12 @@ export function runToolBatch(
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
     const guard = toolGuardEnv(turn, options.guardrails);
     let callsDone = false;
-    // Progress may come at any time while the calls run (never after).
+    // Progress may come at any time while the calls run (never after). A sub-run's spending
+    // counts in the run's usage as it comes, also when its call times out.
     const progress = (event: AgentEvent): void => {
-      if (!callsDone) subscriber.next(event);
+      if (callsDone) return;
+      if (event.type === 'subrun') batch.subrunUsage = addSpent(batch.subrunUsage, event.event);
+      subscriber.next(event);
     };
     const onPromise = (toolName: string): void => {
       if (batch.promiseWarned) return;
@@ -160,6 +164,7 @@ export function runToolBatch(
         ...(guard ? { guard } : {}),
         progress,
         onPromise,
+        lineage: run.lineage,
         ...(defaults.toolScope ? { toolScope: defaults.toolScope } : {}),
       });
       return tool?.interrupt === 'cancel' && interruptQueues.length > 0

@@ -5,6 +5,7 @@ import { emptyUsage } from '../messages/usage.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';
 import type { StopReason, StopSignal } from '../events/stop-signal.js';
 import type { RunningGuardrail } from './reduce-guardrail.js';
+import type { SubrunState } from './reduce-subrun.js';
 import type { ContextUsage } from '../events/context-usage.js';
 
 /**
@@ -93,6 +94,8 @@ export interface AgentState {
   contextUsage?: ContextUsage;
   /** True while a context summary call runs (`summary-start` until `compaction`). */
   compacting?: boolean;
+  /** The sub-runs of this run (from their `subrun` events), by sub-run id; their usage is in `usage` too. */
+  subruns: Readonly<Record<string, SubrunState>>;
 }
 
 /**
@@ -114,5 +117,6 @@ export function initialAgentState(messages: readonly AgentMessage[] = []): Agent
     isRunning: false,
     retries: 0,
     guardrails: [],
+    subruns: {},
   };
 }

@@ -2,6 +2,8 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
 import { reduceGuardrail } from './reduce-guardrail.js';
+import { endSubruns, reduceSubruns } from './reduce-subrun.js';
+import { spentUsage } from './spent-usage.js';
 import { appendMessages } from './transcript-log.js';
 
 /**
@@ -30,6 +32,7 @@ function copy(s: AgentState): AgentState {
     lastGuardrailVerdict: s.lastGuardrailVerdict,
     contextUsage: s.contextUsage,
     compacting: s.compacting,
+    subruns: s.subruns,
   };
 }
 
@@ -71,6 +74,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.guardrails = [];
       next.lastGuardrailVerdict = undefined;
       next.compacting = undefined;
+      next.subruns = {};
       return next;
     case 'turn-start':
       next = copy(state);
@@ -117,6 +121,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       return next;
     case 'tool-end':
       next = copy(state);
+      next.subruns = endSubruns(state.subruns, event.toolCallId, event.isError);
       next.pendingToolCalls = state.pendingToolCalls.filter((id) => id !== event.toolCallId);
       next.activeTools = state.activeTools.filter((t) => t.toolCallId !== event.toolCallId);
       next.finishedTools = { ...state.finishedTools, [event.toolCallId]: event.result };
@@ -158,6 +163,15 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next = copy(state);
       next.contextUsage = event.usage;
       return next;
+    case 'subrun': {
+      const subruns = reduceSubruns(state.subruns, event);
+      const spent = spentUsage(event);
+      if (subruns === state.subruns && !spent) return state;
+      next = copy(state);
+      next.subruns = subruns;
+      if (spent) next.usage = addUsage(state.usage, spent);
+      return next;
+    }
     case 'agent-end':
       next = copy(state);
       next.compacting = undefined;

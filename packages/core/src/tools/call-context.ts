@@ -6,6 +6,8 @@ import type { Observable } from 'rxjs';
 import type { ApprovalVerdict } from './approval-decision.js';
 import { askApprover } from './nested-approval.js';
 import type { ToolContext } from './tool.js';
+import type { RunLineage } from './run-lineage.js';
+import type { SubrunStep } from '../events/subrun-event.js';
 import type { ApprovalRequest, Approver } from './tool-hooks.js';
 
 /**
@@ -30,7 +32,18 @@ export class CallContext implements ToolContext {
     readonly messages: readonly AgentMessage[],
     private readonly emit: (event: AgentEvent) => void,
     private readonly approver?: Approver,
+    readonly lineage?: RunLineage,
   ) {}
+
+  emitSubrun(subrun: { agent: string; runId: string }, event: AgentEvent): void {
+    if (!this.open) return;
+    const step: SubrunStep = { toolCallId: this.toolCallId, agent: subrun.agent, runId: subrun.runId };
+    this.emit(
+      event.type === 'subrun'
+        ? { type: 'subrun', toolCallId: this.toolCallId, path: [step, ...event.path], event: event.event }
+        : { type: 'subrun', toolCallId: this.toolCallId, path: [step], event },
+    );
+  }
 
   get signal(): AbortSignal {
     return this.cancel.signal;

@@ -1,6 +1,8 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
+import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, ImagePart, TextPart, Usage } from '../messages/types.js';
+import type { RunLineage } from './run-lineage.js';
 import type { JSONSchema } from '../model/chat-model.js';
 import type { ApprovalVerdict } from './approval-decision.js';
 import { checkToolParameters } from './check-parameters.js';
@@ -64,6 +66,14 @@ export interface ToolContext {
    * Fails closed. Absent in contexts built outside a run.
    */
   requestApproval?(request: ApprovalRequest): Observable<ApprovalVerdict>;
+  /**
+   * Puts an event of a sub-run this tool runs on the run's stream, as a `subrun` event (a sub-run's
+   * own `subrun` events are passed on flattened): its usage then counts in the run's usage and
+   * budgets as it is spent. Dropped once the call has ended. Absent outside a run.
+   */
+  emitSubrun?(subrun: { agent: string; runId: string }, event: AgentEvent): void;
+  /** Where the run sits among the runs that started it: give it to a sub-run's config (`lineage`). */
+  lineage?: RunLineage;
 }
 
 /**

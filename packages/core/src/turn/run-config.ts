@@ -12,6 +12,7 @@ import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js'
 import type { LoopItem } from './loop-item.js';
 import type { RunInstrument } from './run-instrument.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
+import type { RunLineage } from '../tools/run-lineage.js';
 
 /**
  * Backoff between retries of a failed model call.
@@ -110,6 +111,11 @@ export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   pipeline?: Pipeline;
   /** The run's id (default a random UUID). */
   runId?: string;
+  /**
+   * Set by a tool that runs an agent of its own: its `ctx.lineage`, so the sub-run knows its
+   * depth and counts against its top-level run's sub-run limit. Leave it out otherwise.
+   */
+  lineage?: RunLineage;
   /** Tracing or metrics around the run's events and each tool's execution (e.g. `traceRun()`). */
   instrument?: RunInstrument;
   /** Prices to add to or override the built-in table (fills `usage.costUsd`). */

@@ -2,6 +2,7 @@ import type { Observable, SchedulerLike, Unsubscribable } from 'rxjs';
 import type { ChatModel, ToolSpec } from '../model/chat-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
+import type { RunLineage } from '../tools/run-lineage.js';
 import type { RunSettings } from './run-settings.js';
 
 /**
@@ -15,6 +16,8 @@ export interface RunFacts {
   readonly runId: string;
   /** Its settings, defaults resolved (what operators fall back on). */
   readonly settings: RunSettings;
+  /** Where it sits among the runs that started it (depth, top-level run, sub-run count). */
+  readonly lineage: RunLineage;
   readonly model: ChatModel;
   readonly tools: ReadonlyMap<string, AnyTool>;
   /** The tools as the model sees them (converted once per run). */
