@@ -1,4 +1,5 @@
-import { initialAgentState, reduceAgentState, terminate, userMessage, type AgentEvent } from '@rxagent/core';
+import { initialAgentState, reduceAgentState, userMessage, type AgentEvent } from '@rxagent/core';
+import { terminate } from '@rxagent/core/provider';
 import { assistantMessage } from '@rxagent/testing';
 import { describeEvent } from './run-event-view.js';
 import { toRunSnapshot } from './run-snapshot.js';

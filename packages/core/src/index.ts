@@ -110,12 +110,16 @@ export type { ToolSearchOptions } from './tools/tool-search.js';
 
 // The loop
 export { runAgent } from './loop/run-agent.js';
+export { resumeRun } from './loop/resume-run.js';
+export type { ResumeRunConfig } from './loop/resume-run.js';
+export type { RunSnapshot } from './turn/run-snapshot.js';
+export { RunSnapshotError } from './errors/run-snapshot-error.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './turn/run-config.js';
 export { Turn } from './turn/turn.js';
-export type { TurnContextUpdate } from './turn/turn.js';
+export type { TurnContextUpdate } from './turn/turn-fields.js';
 export { isTurn } from './turn/loop-item.js';
 export type { LoopItem, LoopOperator } from './turn/loop-item.js';
-export type { RunFacts, StartedSource, SteeringQueue } from './turn/run-facts.js';
+export type { RunFacts, SteeringQueue } from './turn/run-facts.js';
 export { MessageQueue, toUserMessage } from './turn/message-queue.js';
 export type { UserInput } from './turn/message-queue.js';
 export { defaultPipeline } from './loop/default-pipeline.js';
@@ -136,7 +140,6 @@ export { turnOperator } from './operators/turn-operator.js';
 export { initialAgentState, isTerminal } from './state/agent-state.js';
 export type { ActiveTool, AgentState, PendingApproval, Phase } from './state/agent-state.js';
 export { reduceAgentState } from './state/reduce-agent-state.js';
-export { closeTranscript, terminate } from './state/terminate.js';
 export { withState } from './state/with-state.js';
 export { foldRun } from './state/fold-run.js';
 export type { FoldRunOptions } from './state/fold-run.js';

@@ -58,3 +58,8 @@ export { describeError, isConnectionCut } from './provider/connection-cut.js';
 export { runLineage } from './tools/run-lineage.js';
 export type { RunLineage } from './tools/run-lineage.js';
 export { spentUsage } from './state/spent-usage.js';
+export { runRequirements } from './turn/run-requirements.js';
+export type { RunRequirements } from './turn/run-snapshot.js';
+export { RUN_SNAPSHOT_VERSION } from './turn/run-snapshot.js';
+export { closeTranscript, terminate } from './state/terminate.js';
+export type { StartedSource } from './turn/run-facts.js';

@@ -10,13 +10,13 @@ import {
   type ChatModel,
   type RunAgentConfig,
   type RunFacts,
-  type StartedSource,
   type StepResult,
   type StopSignal,
   type ToolResultMessage,
   type UserInput,
 } from '@rxagent/core';
-import { runLineage, runSettings, toToolSpec, type ToolSpec } from '@rxagent/core/provider';
+import type { StartedSource } from '@rxagent/core/provider';
+import { runLineage, runRequirements, runSettings, toToolSpec, type ToolSpec } from '@rxagent/core/provider';
 
 /**
  * Options of `testRunFacts`: the run a fixture turn belongs to.
@@ -111,6 +111,7 @@ export function testRunFacts(options: TestRunFactsOptions = {}): TestRunFacts {
     runId: options.runId ?? extra.runId ?? 'test-run',
     settings: runSettings(config),
     lineage: runLineage(options.runId ?? extra.runId ?? 'test-run', extra.lineage),
+    requires: runRequirements(config),
     model,
     tools,
     toolSpecs,

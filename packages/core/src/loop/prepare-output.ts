@@ -8,7 +8,8 @@ import { resolveOutput } from '../output/output-schema.js';
 import { closeObjects, toStrictJsonSchema } from '../output/strict-json-schema.js';
 import { structuredOutput, type OutputSpec } from '../operators/structured-output.js';
 
-const FINAL_TOOL = 'final_answer';
+/** The tool a run with `output` in tool mode adds for its answer. */
+export const FINAL_TOOL = 'final_answer';
 
 function checkRetries(value: unknown): number {
   if (value === undefined) return 2;

@@ -14,6 +14,8 @@ import { resolvePipeline } from './default-pipeline.js';
 import { withOutputStage, withStructuredOutput } from './prepare-output.js';
 import { RunScope } from './run-scope.js';
 import { turnLoop, type PassProgress } from './turn-loop.js';
+import { decide, resumedTurn } from './resumed-turn.js';
+import type { RunSnapshot } from '../turn/run-snapshot.js';
 import { validateRunConfig } from './validate-run-config.js';
 import { chainedObserver } from '../util/chained-observer.js';
 
@@ -39,6 +41,14 @@ export function runAgent<S extends OutputSchema>(
 ): Observable<AgentEventOf<InferOutput<S>>>;
 export function runAgent(config: RunAgentConfig): Observable<AgentEvent>;
 export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
+  return startRun(given);
+}
+
+/**
+ * A run from its config, fresh or (with `snapshot`) resumed from a turn a snapshot was taken of.
+ * @internal `runAgent` and `resumeRun` are the two ways in.
+ */
+export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observable<AgentEvent> {
   return defer(() => {
     if (!given?.model || typeof given.model.stream !== 'function') {
       throw new AgentConfigError(
@@ -49,32 +59,40 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
     const { config, outputSpec } = withStructuredOutput(given);
     const scheduler = config.scheduler ?? asyncScheduler;
     const now = scheduler.now();
-    const { messages: prior, repairs } = repairMessageSequence(config.messages ?? [], now);
+    const { messages: prior, repairs } = snapshot
+      ? { messages: snapshot.messages, repairs: [] }
+      : repairMessageSequence(config.messages ?? [], now);
     const prompt = normalizePrompt(config.prompt, now);
-    if (prompt.length === 0 && prior.length === 0) {
+    if (!snapshot && prompt.length === 0 && prior.length === 0) {
       throw new AgentConfigError(
         'runAgent needs a prompt or prior messages: pass { prompt: "…" } or { messages }.',
       );
     }
-    const runId = config.runId ?? globalThis.crypto.randomUUID();
+    const runId = snapshot?.runId ?? config.runId ?? globalThis.crypto.randomUUID();
     const pipeline = withOutputStage(outputSpec, resolvePipeline(config));
     const run$ = new Observable<AgentEvent>((subscriber) => {
       // Warnings raised before the run's first event (a source failing as it is attached) wait
       // for `agent-start`; later ones go out as they come.
       let early: AgentEvent[] | undefined = [];
-      const scope = new RunScope(config, scheduler, runId, prior.length, (event) =>
-        early ? early.push(event) : subscriber.next(event),
+      const scope = new RunScope(
+        config,
+        scheduler,
+        runId,
+        snapshot?.priorLength ?? prior.length,
+        (event) => (early ? early.push(event) : subscriber.next(event)),
+        snapshot?.elapsedMs,
       );
       let first: Turn;
       try {
         const steering: SteeringQueue[] = config.steering$
           ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
           : [];
-        first = Turn.first(scope, prior, [], {
+        const listening = {
           steering,
           followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
           guards: config.guardStop ? [config.guardStop] : [],
-        });
+        };
+        first = snapshot ? resumedTurn(scope, snapshot, listening) : Turn.first(scope, prior, [], listening);
       } catch (error) {
         // Sources attached before the failure must not outlive the run that never started.
         scope.close(true);
@@ -123,9 +141,10 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
         endAborted();
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      turnLoop(pipeline, { turn: first, input: prompt }, config.maxSteps ?? 10, (p) => (pass = p)).subscribe(
-        body,
-      );
+      const maxSteps = config.maxSteps ?? 10;
+      // A turn resumed after its step goes on from the decision the step ended with.
+      const start = first.assistant ? decide(first, maxSteps, body) : { turn: first, input: prompt };
+      if (start) turnLoop(pipeline, start, maxSteps, (p) => (pass = p), config.onSnapshot).subscribe(body);
       return undefined;
     });
     const instrument = config.instrument;

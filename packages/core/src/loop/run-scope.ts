@@ -9,6 +9,8 @@ import type { RunAgentConfig } from '../turn/run-config.js';
 import type { RunFacts, StartedSource } from '../turn/run-facts.js';
 import { runSettings, type RunSettings } from '../turn/run-settings.js';
 import { runLineage, type RunLineage } from '../tools/run-lineage.js';
+import { runRequirements } from '../turn/run-requirements.js';
+import type { RunRequirements } from '../turn/run-snapshot.js';
 import { toolMap } from '../turn/tool-map.js';
 
 /**
@@ -23,6 +25,7 @@ export class RunScope implements RunFacts {
   readonly model: ChatModel;
   readonly settings: RunSettings;
   readonly lineage: RunLineage;
+  readonly requires: RunRequirements;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly startedAt: number;
@@ -37,13 +40,15 @@ export class RunScope implements RunFacts {
     readonly runId: string,
     readonly priorLength: number,
     private readonly report: (event: AgentEvent) => void,
+    elapsedMs = 0,
   ) {
     this.model = config.model;
     this.settings = runSettings(config);
     this.lineage = runLineage(runId, config.lineage);
+    this.requires = runRequirements(config);
     this.tools = toolMap(config.tools);
     this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
-    this.startedAt = scheduler.now();
+    this.startedAt = scheduler.now() - elapsedMs;
   }
 
   get signal(): AbortSignal {

@@ -7,6 +7,7 @@ import type { LoopItem } from '../turn/loop-item.js';
 import { toUserMessage } from '../turn/message-queue.js';
 import type { Pipeline } from '../turn/run-config.js';
 import type { Turn } from '../turn/turn.js';
+import type { RunSnapshot } from '../turn/run-snapshot.js';
 import { chainedObserver } from '../util/chained-observer.js';
 import { decideTurn } from './decide-turn.js';
 
@@ -55,6 +56,7 @@ export function turnLoop(
   first: NextTurn,
   maxSteps: number,
   progress: (pass: PassProgress) => void,
+  onSnapshot?: (snapshot: RunSnapshot) => void,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
     let items: readonly LoopItem[] = [];
@@ -129,6 +131,7 @@ export function turnLoop(
           complete: () => {
             let decision;
             try {
+              if (onSnapshot && result) onSnapshot(result.snapshot());
               decision = decideTurn(result, maxSteps);
             } catch (error) {
               subscriber.error(error);
@@ -171,12 +174,13 @@ function checkOut(out: Turn, result: Turn | undefined, turn: Turn): void {
   }
 }
 
-function agentEnd(last: Turn, end: AgentEndEvent['signal']): AgentEndEvent {
+/** @internal The `agent-end` of a run that stopped after `last`. */
+export function agentEnd(last: Turn, end: AgentEndEvent['signal']): AgentEndEvent {
   const event: AgentEndEvent = {
     type: 'agent-end',
     reason: end.reason,
     signal: end,
-    messages: last.transcript.sliceFrom(last.run.priorLength),
+    messages: last.log.sliceFrom(last.run.priorLength),
     usage: last.usage,
     steps: last.steps.length + (last.assistant ? 1 : 0),
   };

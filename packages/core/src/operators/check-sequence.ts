@@ -27,7 +27,7 @@ export function checkSequence(turn: Turn): {
   turn: Turn;
 } {
   if (turn.context) return { ...repairIfNeeded(turn.context, turn), turn };
-  const log = turn.modelTranscript;
+  const log = turn.modelLog;
   let cursor = turn.operatorState<Cursor>(CURSOR);
   if (!cursor || cursor.checked > log.length) cursor = { checked: 0 };
   if (cursor.checked === log.length) return { messages: turn.modelMessages, turn };

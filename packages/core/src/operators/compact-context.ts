@@ -21,7 +21,8 @@ import type {
 } from '../context/context-manager.js';
 import { ContextCompactionError } from '../errors/context-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Turn, TurnContextUpdate } from '../turn/turn.js';
+import type { Turn } from '../turn/turn.js';
+import type { TurnContextUpdate } from '../turn/turn-fields.js';
 import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
 

@@ -38,6 +38,11 @@ export class MessageQueue {
     return taken;
   }
 
+  /** The queued messages, oldest first, left in the queue. */
+  peek(): readonly UserInput[] {
+    return this.items.slice();
+  }
+
   /** Removes every queued message without delivering it. */
   clear(): void {
     this.items = [];

@@ -13,6 +13,7 @@ import type { LoopItem } from './loop-item.js';
 import type { RunInstrument } from './run-instrument.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 import type { RunLineage } from '../tools/run-lineage.js';
+import type { RunSnapshot } from './run-snapshot.js';
 
 /**
  * Backoff between retries of a failed model call.
@@ -109,6 +110,12 @@ export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   maxLengthRecoveries?: number;
   /** Replaces the default loop body (`stopWhen` is still honoured after it; `contextManager` is refused). */
   pipeline?: Pipeline;
+  /**
+   * Called with a snapshot of each turn as it leaves the pipeline (its step done, before the run
+   * decides what follows), as plain JSON: keep the last one to continue the run later, in any
+   * process, with `resumeRun`. (Each snapshot copies the transcript: for long runs keep the last.)
+   */
+  onSnapshot?: (snapshot: RunSnapshot) => void;
   /** The run's id (default a random UUID). */
   runId?: string;
   /**

@@ -4,6 +4,7 @@ import type { AnyTool } from '../tools/tool.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 import type { RunLineage } from '../tools/run-lineage.js';
 import type { RunSettings } from './run-settings.js';
+import type { RunRequirements } from './run-snapshot.js';
 
 /**
  * The fixed facts of one run, shared by all its turns: nothing here changes during the run
@@ -18,6 +19,8 @@ export interface RunFacts {
   readonly settings: RunSettings;
   /** Where it sits among the runs that started it (depth, top-level run, sub-run count). */
   readonly lineage: RunLineage;
+  /** What a process resuming a snapshot of this run must supply again, by name. */
+  readonly requires: RunRequirements;
   readonly model: ChatModel;
   readonly tools: ReadonlyMap<string, AnyTool>;
   /** The tools as the model sees them (converted once per run). */
