@@ -8,7 +8,7 @@ import {
   type ChatRequest,
   type ModelEvent,
 } from '@rxagent/core';
-import { textToolNames } from '@rxagent/core/provider';
+import { rateLimitFromHeaders, textToolNames } from '@rxagent/core/provider';
 import { asyncScheduler, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';
@@ -115,9 +115,11 @@ export class AnthropicChatModel implements ChatModel {
       call.timer = head;
       let next = body;
       for (let pauses = 0; ; pauses++) {
-        const stream = await client.messages.create(next, requestOptions);
+        const { data: stream, response } = await client.messages.create(next, requestOptions).withResponse();
         head?.stop();
         if (call.stopped) return;
+        const limits = rateLimitFromHeaders(response.headers, scheduler.now());
+        if (limits) subscriber.next(limits);
         const timer = startIdleTimer(scheduler, idleTimeoutMs, abortFor('idle'));
         call.timer = timer;
         for await (const event of stream) {

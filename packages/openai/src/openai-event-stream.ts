@@ -2,6 +2,7 @@ import { Observable, type SchedulerLike } from 'rxjs';
 import type OpenAI from 'openai';
 import { PartialStreamError, ProviderTimeoutError, StreamIdleError } from '@rxagent/core';
 import type { AssistantMessage, ModelEvent } from '@rxagent/core';
+import { rateLimitFromHeaders } from '@rxagent/core/provider';
 import { IdleTimeout } from './idle-timeout.js';
 import { classifyOpenAIError, isConnectionCut } from './openai-error.js';
 
@@ -127,12 +128,16 @@ export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Obs
       headTimeout.start();
       const handle = source.connect();
       secret = handle.secret;
-      const stream = await source.open(handle.client, {
+      const opened = source.open(handle.client, {
         ...source.requestOptions,
         signal: abort.signal,
         maxRetries: 0,
       });
+      // The SDK's APIPromise also gives the response, whose rate-limit headers a limiter follows.
+      const { data: stream, response } = await withResponse(opened);
       headTimeout.stop();
+      const limits = rateLimitFromHeaders(response?.headers, source.scheduler.now());
+      if (limits && !subscriber.closed) subscriber.next(limits);
       idle.start();
       for await (const chunk of stream) {
         if (subscriber.closed) return;
@@ -168,4 +173,12 @@ export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Obs
       abort.abort();
     };
   });
+}
+
+/** The stream with its response when `opened` is the SDK's APIPromise (a plain Promise has none). */
+async function withResponse<T>(
+  opened: Promise<T>,
+): Promise<{ data: T; response?: { headers: { get(name: string): string | null } } }> {
+  const api = opened as Promise<T> & { withResponse?: () => Promise<{ data: T; response: Response }> };
+  return typeof api.withResponse === 'function' ? api.withResponse() : { data: await opened };
 }
