@@ -88,6 +88,31 @@ describe.each(['openai', 'anthropic'] as const)('startRateLimitedProvider over %
     expect(provider.log[1]).toMatchObject({ status: 429, inputTokens: 0 });
   });
 
+  it('sends the head at once and the body after its latency on the clock', async () => {
+    const clock = new VirtualTimeScheduler();
+    provider = await startRateLimitedProvider({ requestsPerMinute: 10, latencyMs: 5_000, clock });
+    const events: ModelEvent[] = [];
+    let headArrived: () => void = () => undefined;
+    const head = new Promise<void>((resolve) => (headArrived = resolve));
+    const done = new Promise<void>((resolve, reject) => {
+      models[protocol](provider!)
+        .stream({ messages: [userMessage('Hi')] })
+        .subscribe({
+          next: (event) => {
+            events.push(event);
+            if (event.type === 'rate-limit') headArrived();
+          },
+          complete: resolve,
+          error: reject,
+        });
+    });
+    await head;
+    expect(events.map((e) => e.type)).toEqual(['rate-limit']);
+    clock.flush(); // the 5 s pass on the provider's clock
+    await done;
+    expect(finishOf(events)).toBeDefined();
+  });
+
   it('answers tool calls scripted by respond, through the real stream', async () => {
     provider = await startRateLimitedProvider({
       respond: ({ index }) =>

@@ -41,7 +41,7 @@ export interface RateLimitedProviderOptions {
   clock?: SchedulerLike;
   /** The answer to each request (default: the text `OK`). */
   respond?: (request: FakeProviderRequest) => FakeAnswer | Promise<FakeAnswer>;
-  /** Time on the clock between a served request and its body (default 0). */
+  /** Time on the clock between a served request's head (sent at once) and its body (default 0). */
   latencyMs?: number;
   /** Send the rate-limit headers (default true); `'garbage'` sends them with unreadable values. */
   headers?: boolean | 'garbage';
@@ -166,10 +166,12 @@ export async function startRateLimitedProvider(
       };
     }
     entry(200, { inputTokens, outputTokens });
-    if (options.latencyMs) await wait(clock, options.latencyMs);
     const named = (body as { model?: unknown }).model;
     const model = typeof named === 'string' ? named : 'fake';
-    return { headers, events: answerEvents(protocol, model, answer, inputTokens, outputTokens) };
+    const events = answerEvents(protocol, model, answer, inputTokens, outputTokens);
+    // The head (and its rate-limit headers) goes at once; the body after the latency.
+    const latencyMs = options.latencyMs ?? 0;
+    return { headers, events: latencyMs > 0 ? [{ wait: () => wait(clock, latencyMs) }, ...events] : events };
   };
 
   const server = await startSseTestServer((request, index) => handle(request.path, request.body, index));
