@@ -7,6 +7,8 @@ import { benchAsyncStreaming, benchStreaming } from './streaming-bench.js';
 import { adapterRows } from './adapter-rows.js';
 import { benchDurable, type DurableResult } from './durable-bench.js';
 import { durableRows } from './durable-rows.js';
+import { benchLimits } from './limits-bench.js';
+import { limitsRows } from './limits-rows.js';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -92,6 +94,19 @@ describe('benchmark smoke test (tiny sizes, no timing assertions)', () => {
     expect(Number.isFinite(result.baselineLoopBytesPerRun)).toBe(true);
     expect(Number.isFinite(result.vsBaselineLoop)).toBe(true);
     expect(concurrencyRows(result).filter((r) => r.target?.includes('baseline loop'))).toHaveLength(1);
+  }, 60_000);
+
+  it('rate limits: runs the load with the limiter and with retries only, and reports both', async () => {
+    const result = await benchLimits({ runs: 5, speed: 60, latencyMs: 100 });
+    expect(result).toMatchObject({ runs: 5, runsWithHelpers: 2, speed: 60 });
+    expect(result.tokensPerMinute).toBe(Math.ceil(result.workTokens / 2));
+    for (const c of [result.limiter, result.retriesOnly]) {
+      expect(c).toMatchObject({ runs: 5, subRuns: 6 });
+      expect(c.requests).toBeGreaterThanOrEqual(16); // 5 × 2 calls and 6 sub-run calls at least
+      expect([c.budgetUsedShare, c.minutes, c.realSeconds].every(finitePositive)).toBe(true);
+    }
+    const rows = limitsRows(result);
+    expect(rows.filter((r) => r.met !== undefined).map((r) => r.target)).toEqual(['0', '≥ 90 %', '≤ 2 %']);
   }, 60_000);
 
   it('adapters return finite positive times for the raw SDKs, the adapters and runAgent', async () => {

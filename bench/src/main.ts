@@ -12,6 +12,8 @@ import { contextRows } from './context-rows.js';
 import { benchDeferredTools, deferredToolsRows } from './deferred-tools-bench.js';
 import { benchDurable, type DurableResult } from './durable-bench.js';
 import { durableRows } from './durable-rows.js';
+import { benchLimits } from './limits-bench.js';
+import { limitsRows } from './limits-rows.js';
 import { asyncStreamingRows, streamingRows, toolLoopRows } from './targets.js';
 import { benchGrowth, benchToolLoop, inRunGrowth, type ToolLoopResult } from './tool-loop-bench.js';
 
@@ -96,6 +98,14 @@ const BENCHMARKS = {
     const result = await timed('request size, 100 tools deferred vs not', () => benchDeferredTools(100));
     raw['deferred-tools'] = result;
     rows.push(...deferredToolsRows(result));
+  },
+  limits: async (rows: Row[], raw: Record<string, unknown>) => {
+    const result = await timed(
+      '50 concurrent runs (20 with 3 sub-agents) against a rate-limited provider, with a shared limiter and with retries only',
+      () => benchLimits({ runs: 50 }),
+    );
+    raw.limits = result;
+    rows.push(...limitsRows(result));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ModelEvent } from '@rxagent/core';
-import { providerEventStream, textToolNames, type StreamOpener } from '@rxagent/core/provider';
+import { providerEventStream, rateLimitFromHeaders, textToolNames, type StreamOpener } from '@rxagent/core/provider';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';
@@ -42,11 +42,14 @@ export class AnthropicChatModel implements ChatModel {
     let resolved: ResolvedAnthropicClient | undefined;
     const send =
       (body: AnthropicRequestBody): StreamOpener<AnthropicStreamEvent> =>
-      (signal) => {
+      async (signal) => {
         resolved ??= this.resolved ??= resolveAnthropicClient(options);
         const requestOptions: RequestOptions = { signal, maxRetries: 0 };
         if (options.headers) requestOptions.headers = options.headers;
-        return resolved.client.messages.create(body, requestOptions);
+        // The response too: its rate-limit headers are a `rate-limit` event a limiter follows.
+        const { data, response } = await resolved.client.messages.create(body, requestOptions).withResponse();
+        const limits = rateLimitFromHeaders(response.headers, scheduler.now());
+        return { stream: data, head: limits ? [limits] : [] };
       };
     return providerEventStream<AnthropicStreamEvent, AnthropicEventMapper>({
       provider: 'anthropic',

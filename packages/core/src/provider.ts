@@ -12,6 +12,9 @@ export type {
   ToolSpec,
 } from './model/chat-model.js';
 export type { ModelEvent, ModelEventType } from './model/model-event.js';
+export type { RateLimitInfo, RateLimitWindow } from './model/rate-limit-info.js';
+export { rateLimitFromHeaders } from './limits/rate-limit-headers.js';
+export type { RateLimitHeaderReader } from './limits/rate-limit-headers.js';
 export { isRetryableStatus } from './errors/provider-error.js';
 export type { ProviderErrorInit } from './errors/provider-error.js';
 export { InvalidModelEventError, InvalidTranscriptError } from './errors/agent-errors.js';
@@ -63,3 +66,4 @@ export type { RunRequirements } from './turn/run-snapshot.js';
 export { RUN_SNAPSHOT_VERSION } from './turn/run-snapshot.js';
 export { closeTranscript, terminate } from './state/terminate.js';
 export type { StartedSource } from './turn/run-facts.js';
+export type { OpenedStream } from './provider/provider-event-stream.js';

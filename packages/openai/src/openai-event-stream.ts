@@ -1,7 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type OpenAI from 'openai';
 import type { ModelEvent } from '@rxagent/core';
-import { providerEventStream, type ChunkMapper } from '@rxagent/core/provider';
+import { providerEventStream, rateLimitFromHeaders, type ChunkMapper } from '@rxagent/core/provider';
 import { classifyOpenAIError } from './openai-error.js';
 
 export type { ChunkMapper } from '@rxagent/core/provider';
@@ -72,7 +72,8 @@ export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Obs
     open: (signal) => {
       const handle = source.connect();
       secret = handle.secret;
-      return source.open(handle.client, { ...source.requestOptions, signal, maxRetries: 0 });
+      const opened = source.open(handle.client, { ...source.requestOptions, signal, maxRetries: 0 });
+      return withHead(opened, source.scheduler);
     },
     classify: (error, context) =>
       classifyOpenAIError(error, {
@@ -83,4 +84,18 @@ export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Obs
         partial: (why) => context.partial(why),
       }),
   });
+}
+
+/**
+ * The stream with the rate-limit event its response headers give (a limiter follows them), when
+ * `opened` is the SDK's APIPromise (a plain Promise has no response).
+ */
+async function withHead<T>(opened: Promise<T>, scheduler: SchedulerLike): Promise<{ stream: T; head: ModelEvent[] }> {
+  const api = opened as Promise<T> & {
+    withResponse?: () => Promise<{ data: T; response: { headers: { get(name: string): string | null } } }>;
+  };
+  if (typeof api.withResponse !== 'function') return { stream: await opened, head: [] };
+  const { data, response } = await api.withResponse();
+  const limits = rateLimitFromHeaders(response.headers, scheduler.now());
+  return { stream: data, head: limits ? [limits] : [] };
 }

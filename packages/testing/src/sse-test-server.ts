@@ -23,7 +23,9 @@ export type SseStep =
   /** Wait before writing what follows. */
   | { delayMs: number }
   /** Bytes written as they are (malformed chunks, comments, partial lines). */
-  | { raw: string | Uint8Array };
+  | { raw: string | Uint8Array }
+  /** Wait until the promise settles before writing what follows (a timer on another clock). */
+  | { wait: () => Promise<unknown> };
 
 /**
  * What the server answers to one request.
@@ -181,6 +183,7 @@ export async function startSseTestServer(
     for (const step of script.events ?? []) {
       if (res.destroyed) return;
       if ('delayMs' in step) await sleep(step.delayMs);
+      else if ('wait' in step) await step.wait();
       else if ('raw' in step) await write(res, step.raw, script.chunkSize);
       else await write(res, encodeSse(step), script.chunkSize);
     }

@@ -95,6 +95,24 @@ describe('fallbackModel', () => {
     });
   });
 
+  it('still moves on when the failing model sent only its rate-limit headers', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const e1 = '  -h#';
+      const e2 = '    -a-f|';
+      const expected = '-h-a-f|';
+      const headers: ModelEvent = { type: 'rate-limit', limits: { requests: { remaining: 0 } } };
+      const error = new OverloadedError('Overloaded', { status: 529 });
+      const primary = marbleModel(cold, [{ marble: e1, error, values: { h: headers } }]);
+      const secondary = marbleModel(cold, [e2], values('openai', 'gpt'));
+      const model = fallbackModel([primary, secondary], { scheduler: testScheduler });
+      expectObservable(model.stream(request).pipe(map(summary))).toBe(expected, {
+        h: 'rate-limit',
+        a: 'text-delta',
+        f: 'finish:openai/gpt',
+      });
+    });
+  });
+
   it('passes on a failure after events were emitted, and the next call starts with the next model', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const e1 = '  -a-#';

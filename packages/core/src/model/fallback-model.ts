@@ -109,7 +109,8 @@ export function fallbackModel(
     ).pipe(
       map((event) => (event?.type === 'finish' ? named(event, member) : event)),
       tap((event) => {
-        emitted = true;
+        // The provider's rate-limit headers come before any content: the call can still move on.
+        if (event?.type !== 'rate-limit') emitted = true;
         if (event?.type === 'finish') {
           failedAt.delete(member);
           events.next({

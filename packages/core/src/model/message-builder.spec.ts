@@ -38,4 +38,13 @@ describe('MessageBuilder', () => {
     b.apply({ type: 'thinking-delta', index: 0, text: '', signature: 'sig2' });
     expect(b.message.content).toEqual([{ type: 'thinking', text: 'hmm', signature: 'sig2' }]);
   });
+
+  it('leaves the message as it is for the rate-limit event (headers are not content)', () => {
+    const builder = new MessageBuilder('openai', 'gpt-4o-mini', 0);
+    builder.apply({ type: 'text-delta', index: 0, text: 'Hi' });
+    const before = builder.message;
+    const delta = builder.apply({ type: 'rate-limit', limits: { requests: { remaining: 1 } } });
+    expect(delta).toBeUndefined();
+    expect(builder.message).toBe(before);
+  });
 });

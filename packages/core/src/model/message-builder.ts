@@ -109,6 +109,7 @@ export class MessageBuilder {
         this.message = withParts(this.message, this.message.content, event.usage);
         return undefined;
       case 'finish':
+      case 'rate-limit': // the provider's headers: not part of the message
         return undefined;
       default:
         return undefined;

@@ -5,13 +5,17 @@ import type {
   ToolCallPart,
   Usage,
 } from '../messages/types.js';
+import type { RateLimitInfo } from './rate-limit-info.js';
 
 /**
  * What a `ChatModel` stream emits. `index` is the position of the content part in the
  * assistant message being built, so interleaved parallel tool calls stay apart. The stream
  * ends with one `finish` carrying the complete message. `part` sets a whole part at once (a
  * provider part, a generated image, or a streamed part completed with what only its end
- * carries: citations, an encrypted reasoning payload, redacted thinking).
+ * carries: citations, an encrypted reasoning payload, redacted thinking). `rate-limit` reports
+ * the provider's rate-limit headers as the response starts (`ignored` names the headers it
+ * sent that could not be read); it is not part of the message (the loop ignores it, a
+ * `rateLimited` model follows it).
  *
  * @example
  * const events: ModelEvent[] = [
@@ -28,6 +32,7 @@ export type ModelEvent =
   | { type: 'toolcall-delta'; index: number; argsText: string }
   | { type: 'toolcall-end'; index: number; call: ToolCallPart }
   | { type: 'usage'; usage: Usage }
+  | { type: 'rate-limit'; limits: RateLimitInfo; ignored?: string[] }
   | { type: 'finish'; reason: FinishReason; message: AssistantMessage };
 
 /**

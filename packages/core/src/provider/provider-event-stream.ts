@@ -7,6 +7,7 @@ import {
   finalize,
   from,
   map,
+  of,
   switchMap,
   takeWhile,
   throwError,
@@ -47,7 +48,23 @@ export interface ChunkMapper<Chunk> {
  * @example
  * const open: StreamOpener<ChatCompletionChunk> = (signal) => client.chat.completions.create(body, { signal, maxRetries: 0 });
  */
-export type StreamOpener<Chunk> = (signal: AbortSignal) => Promise<AsyncIterable<Chunk>>;
+export type StreamOpener<Chunk> = (signal: AbortSignal) => Promise<AsyncIterable<Chunk> | OpenedStream<Chunk>>;
+
+/**
+ * An opened stream with the events its response head gave (e.g. the provider's rate-limit
+ * headers as a `rate-limit` event), emitted before its first chunk.
+ *
+ * @example
+ * const opened: OpenedStream<Chunk> = { stream, head: limits ? [limits] : [] };
+ */
+export interface OpenedStream<Chunk> {
+  readonly stream: AsyncIterable<Chunk>;
+  readonly head: readonly ModelEvent[];
+}
+
+function openedStream<Chunk>(opened: AsyncIterable<Chunk> | OpenedStream<Chunk>): OpenedStream<Chunk> {
+  return 'head' in opened && 'stream' in opened ? opened : { stream: opened, head: [] };
+}
 
 /**
  * What a classifier knows about the call that failed.
@@ -149,13 +166,20 @@ export function providerEventStream<Chunk, M extends ChunkMapper<Chunk>>(
     const hop = (open: StreamOpener<Chunk>): Observable<ModelEvent> =>
       defer(() => {
         const abort = new AbortController();
-        return defer(async () => open(abort.signal)).pipe(
-          streamTimeout<AsyncIterable<Chunk>>({ first, scheduler, with: headTimedOut }),
-          switchMap((stream) => from(stream).pipe(streamTimeout<Chunk>({ each, scheduler, with: idle }))),
-          map((chunk) => {
-            received++;
-            return mapper.map(chunk);
-          }),
+        return defer(async () => openedStream(await open(abort.signal))).pipe(
+          streamTimeout<OpenedStream<Chunk>>({ first, scheduler, with: headTimedOut }),
+          switchMap(({ stream, head }) =>
+            concat(
+              of(head),
+              from(stream).pipe(
+                streamTimeout<Chunk>({ each, scheduler, with: idle }),
+                map((chunk) => {
+                  received++;
+                  return mapper.map(chunk);
+                }),
+              ),
+            ),
+          ),
           takeWhile(() => !mapper.done, true),
           concatMap((events) => events),
           finalize(() => abort.abort()),

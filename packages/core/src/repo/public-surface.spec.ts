@@ -61,7 +61,7 @@ describe('the public surface of @rxagent/core', () => {
       expect(Object.keys(core)).toContain(name);
   });
 
-  it('puts the model combinators and prices on @rxagent/core/models', () => {
+  it('puts the model combinators, prices and rate limits on @rxagent/core/models', () => {
     expect(Object.keys(models).sort()).toEqual(
       [
         'MODEL_PRICES',
@@ -73,6 +73,11 @@ describe('the public surface of @rxagent/core', () => {
         'portableTranscript',
         'swappableModel',
         'usageCost',
+        'limiter',
+        'rateLimited',
+        'estimateRequestTokens',
+        'LimiterConfigError',
+        'RequestTooLargeError',
       ].sort(),
     );
   });
@@ -131,6 +136,7 @@ describe('the public surface of @rxagent/core', () => {
       'toToolSpec',
       'validateToolCall',
       'serializeError',
+      'rateLimitFromHeaders',
     ])
       expect(Object.keys(provider)).toContain(name);
   });
