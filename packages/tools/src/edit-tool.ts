@@ -6,7 +6,8 @@ import { assertFreshRead, createReadState, recordWrite, type FileReadState } fro
 import { readRegularFile } from './regular-file.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { decodeText, encodeText, textProblem, toLf } from './text-file.js';
-import { EditMatchError, NotTextFileError } from './tool-errors.js';
+import { EditMatchError, NotTextFileError, ReadBeforeWriteError } from './tool-errors.js';
+import { formatBytes, MAX_FILE_BYTES } from './truncate.js';
 import { unifiedDiff } from './unified-diff.js';
 
 const editParameters = z.object({
@@ -64,9 +65,15 @@ export function editTool(options: EditToolOptions): Tool<EditArgs, string> {
       if (oldText === '')
         throw new Error('oldText is empty: give the exact text to replace (write creates files).');
       const file = await resolveInRoot(options.root, path);
-      await statFile(file, 'Use write to create a new file.');
-      const bytes = (await readRegularFile(file.absolute, { signal: ctx.signal }))?.bytes;
-      if (!bytes) throw new Error(`${file.relative} is not a regular file.`);
+      const stats = await statFile(file, 'Use write to create a new file.');
+      // Cheap checks first: a file never read, or too large to edit, is refused unread.
+      if (!readState.lastRead(ctx.runId, file.absolute))
+        throw new ReadBeforeWriteError(file.relative, 'not-read');
+      if (stats.size > MAX_FILE_BYTES) throw tooLarge(file.relative, stats.size);
+      const read = await readRegularFile(file.absolute, { signal: ctx.signal, maxBytes: MAX_FILE_BYTES });
+      if (!read) throw new Error(`${file.relative} is not a regular file.`);
+      const { bytes } = read;
+      if (!bytes) throw tooLarge(file.relative, read.stats.size);
       const problem = textProblem(bytes);
       if (problem) throw new NotTextFileError(file.relative, problem, 'edit changes');
       await assertFreshRead(readState, ctx.runId, file, bytes);
@@ -93,6 +100,13 @@ export function editTool(options: EditToolOptions): Tool<EditArgs, string> {
       );
     },
   });
+}
+
+function tooLarge(relative: string, size: number): Error {
+  return new Error(
+    `${relative} is larger than edit accepts (${formatBytes(size)}, the limit is ${formatBytes(MAX_FILE_BYTES)}): ` +
+      'change it with bash (sed) or split it.',
+  );
 }
 
 function countMatches(text: string, search: string): number {
