@@ -136,4 +136,36 @@ describe('serveModel + proxyModel', () => {
     expect(error).toMatchObject({ name: 'NetworkError', retryable: true });
     server = await serveModel(openai('x', { apiKey: 'k', baseURL: upstream.url }), { token: PROXY_TOKEN });
   });
+
+  it('answers a body over the limit with 413 and a typed error, never a reset connection', async () => {
+    scripts = [chatText(['never'])];
+    const huge = JSON.stringify({ messages: [userMessage('x'.repeat(17 * 1024 * 1024))] });
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}`, 'content-type': 'application/json' },
+      body: huge,
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      'The request is larger than the proxy accepts (16777216 bytes): send a smaller ChatRequest, or raise maxBodyBytes on the server.',
+    );
+    // Sent in chunks, without a length: refused when the count passes the limit.
+    const piece = new TextEncoder().encode('x'.repeat(1024 * 1024));
+    let sent = 0;
+    const chunked = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}` },
+      body: new ReadableStream<Uint8Array>({
+        pull: (controller) => (++sent > 17 ? controller.close() : controller.enqueue(piece)),
+      }),
+      duplex: 'half',
+    });
+    expect(chunked.status).toBe(413);
+    // The same through proxyModel: a typed, non-retryable error, not a NetworkError to retry.
+    const error = await failure(
+      lastValueFrom(client().stream({ messages: [userMessage('x'.repeat(17 * 1024 * 1024))] })),
+    );
+    expect(error).toMatchObject({ name: 'ProviderError', status: 413, retryable: false });
+    expect(upstream.requests).toHaveLength(0);
+  });
 });

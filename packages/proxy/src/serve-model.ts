@@ -55,17 +55,37 @@ function sameToken(given: string, expected: Buffer): boolean {
   return buffer.length === expected.length && timingSafeEqual(buffer, expected);
 }
 
+const tooLarge = (max: number) =>
+  problem(
+    413,
+    'ProviderError',
+    `The request is larger than the proxy accepts (${max} bytes): send a smaller ChatRequest, or raise maxBodyBytes on the server.`,
+  );
+
+/**
+ * The body as text, at most `max` bytes. Over the limit it rejects with a 413 and goes on
+ * reading (discarding) up to `max` more bytes, so the client gets the answer instead of a
+ * connection reset; a body larger still is cut off.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
+    const refuse = () => {
+      over = true;
+      chunks.length = 0;
+      reject(tooLarge(max));
+    };
+    if (Number.isFinite(declared) && declared > max) refuse();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        reject(problem(413, 'ProviderError', `The request is larger than the proxy accepts (${max} bytes).`));
-        req.destroy();
+      if (over) {
+        if (size > 2 * max) req.destroy();
         return;
       }
+      if (size > max) return refuse();
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -190,7 +210,11 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
         res.end();
         return;
       }
-      res.writeHead(status, { 'content-type': 'application/json' });
+      // A refused body may still be arriving: answer, then close once it is read.
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(status === 413 && { connection: 'close' }),
+      });
       res.end(JSON.stringify({ error: wire }));
     });
   });
