@@ -2,8 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { defer, type Subscription } from 'rxjs';
-import { AgentConfigError, AuthError, ProviderError, type ChatModel, type ChatRequest } from '@rxagent/core';
-import { toWireError, type WireError } from './wire-error.js';
+import { AgentConfigError, AuthError, ProviderError, type ChatModel } from '@rxagent/core';
+import { HttpProblem, problem } from './http-problem.js';
+import { parseRequest, readBody } from './read-body.js';
+import { applyRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { toWireError } from './wire-error.js';
 
 /**
  * Options of `serveModel`.
@@ -11,7 +14,7 @@ import { toWireError, type WireError } from './wire-error.js';
  * @example
  * const options: ServeModelOptions = { port: 8787, host: '127.0.0.1', token: process.env.PROXY_TOKEN!, allowOrigins: ['http://localhost:5173'] };
  */
-export interface ServeModelOptions {
+export interface ServeModelOptions extends RequestPolicy {
   /** Default 0: a free port (read it from `server.url`). */
   port?: number;
   /** Default `127.0.0.1`. */
@@ -38,77 +41,9 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly wire: WireError,
-  ) {
-    super(wire.message);
-  }
-}
-
-const problem = (status: number, name: string, message: string) =>
-  new HttpProblem(status, { name, message, status, retryable: false });
-
 function sameToken(given: string, expected: Buffer): boolean {
   const buffer = Buffer.from(given, 'utf8');
   return buffer.length === expected.length && timingSafeEqual(buffer, expected);
-}
-
-const tooLarge = (max: number) =>
-  problem(
-    413,
-    'ProviderError',
-    `The request is larger than the proxy accepts (${max} bytes): send a smaller ChatRequest, or raise maxBodyBytes on the server.`,
-  );
-
-/**
- * The body as text, at most `max` bytes. Over the limit it rejects with a 413 and goes on
- * reading (discarding) up to `max` more bytes, so the client gets the answer instead of a
- * connection reset; a body larger still is cut off.
- */
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    const refuse = () => {
-      over = true;
-      chunks.length = 0;
-      reject(tooLarge(max));
-    };
-    if (Number.isFinite(declared) && declared > max) refuse();
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (over) {
-        if (size > 2 * max) req.destroy();
-        return;
-      }
-      if (size > max) return refuse();
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseRequest(text: string): ChatRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw problem(400, 'ProviderError', 'The proxy request body is not JSON: send a ChatRequest as JSON.');
-  }
-  const messages = (body as { messages?: unknown } | null)?.messages;
-  if (typeof body !== 'object' || body === null || !Array.isArray(messages)) {
-    throw problem(
-      400,
-      'ProviderError',
-      'The proxy request needs a ChatRequest object with a messages array.',
-    );
-  }
-  return body as ChatRequest;
 }
 
 /**
@@ -117,8 +52,10 @@ function parseRequest(text: string): ChatRequest {
  * answers with Server-Sent Events, one `model-event` per `ModelEvent`, then `end` — or `error`
  * carrying the typed error (name, message, status, code, `retryable`, `retryAfterMs`; never
  * a body, a cause or a header). When the client goes away the upstream call is unsubscribed
- * (aborted). `GET /model` gives `{ provider, modelId }`. Only for trusted clients: anyone
- * with the token spends your quota.
+ * (aborted). `GET /model` gives `{ provider, modelId }`. The server decides the model and
+ * the billing: clients may set only the provider options in `allowProviderOptions` (default
+ * none), no provider-hosted tools unless `allowProviderTools`, and `maxTokens` up to the cap.
+ * Anyone with the token still spends your quota.
  *
  * @example
  * const server = await serveModel(openai('gpt-4o-mini'), { port: 8787, token: process.env.PROXY_TOKEN! });
@@ -129,6 +66,17 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
     throw new AgentConfigError('serveModel needs a token: clients must send it as a bearer token.');
   }
   if (typeof model?.stream !== 'function') throw new AgentConfigError('serveModel needs a ChatModel.');
+  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
+    throw new AgentConfigError(
+      `serveModel: maxTokens must be a positive integer (the most output tokens a call may ask for); got ${String(options.maxTokens)}.`,
+    );
+  }
+  const allowed = options.allowProviderOptions;
+  if (allowed !== undefined && !Object.values(allowed ?? {}).every((keys) => Array.isArray(keys))) {
+    throw new AgentConfigError(
+      "serveModel: allowProviderOptions lists option names per provider, e.g. { openai: ['user', 'seed'] }.",
+    );
+  }
   const expected = Buffer.from(options.token, 'utf8');
   const origins = new Set(options.allowOrigins ?? []);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
@@ -138,8 +86,7 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
   const cors = (req: IncomingMessage, res: ServerResponse): void => {
     const origin = req.headers.origin;
     if (origin === undefined) return;
-    if (!origins.has(origin))
-      throw problem(403, 'ProviderError', `Origin ${origin} may not use this model proxy.`);
+    if (!origins.has(origin)) throw problem(403, `Origin ${origin} may not use this model proxy.`);
     res.setHeader('access-control-allow-origin', origin);
     res.setHeader('vary', 'origin');
   };
@@ -169,9 +116,9 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
       return;
     }
     if (path !== '/stream' || req.method !== 'POST') {
-      throw problem(404, 'ProviderError', 'Not found: the model proxy answers POST /stream and GET /model.');
+      throw problem(404, 'Not found: the model proxy answers POST /stream and GET /model.');
     }
-    const request = parseRequest(await readBody(req, maxBody));
+    const request = applyRequestPolicy(parseRequest(await readBody(req, maxBody)), options);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
