@@ -168,4 +168,35 @@ describe('serveModel + proxyModel', () => {
     expect(error).toMatchObject({ name: 'ProviderError', status: 413, retryable: false });
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it('sends keep-alive pings while a stream is quiet; clients skip them', async () => {
+    await server.close();
+    const model = openai('gpt-test', { apiKey: UPSTREAM_KEY, baseURL: `${upstream.url}/v1` });
+    server = await serveModel(model, { token: PROXY_TOKEN, pingIntervalMs: 20 });
+    // The upstream answers one delta, then thinks in silence.
+    scripts = [{ events: [chatChunk({ role: 'assistant', content: 'Hel' })], after: 'stall' }];
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}` },
+      body: JSON.stringify(request),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // Waits for the pings themselves (no timer races them): two after the delta.
+    while (text.split(': ping\n\n').length < 3) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    expect(text).toContain('event: model-event');
+    expect(text.split(': ping\n\n').length).toBeGreaterThanOrEqual(3);
+    // proxyModel reads the same stream: pings are comments, never events.
+    scripts = [chatText(['Hi'])];
+    const events = await lastValueFrom(client().stream(request).pipe(toArray()));
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'usage', 'finish']);
+  });
 });

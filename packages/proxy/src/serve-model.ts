@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { defer, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { AgentConfigError, AuthError, ProviderError, type ChatModel } from '@rxagent/core';
 import { HttpProblem, problem } from './http-problem.js';
 import { parseRequest, readBody } from './read-body.js';
 import { applyRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { streamModelEvents } from './event-stream.js';
 import { toWireError } from './wire-error.js';
 
 /**
@@ -25,6 +26,11 @@ export interface ServeModelOptions extends RequestPolicy {
   allowOrigins?: readonly string[];
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
+  /**
+   * How often a `: ping` comment goes out on an open stream, so that proxies between the two
+   * ends do not cut a quiet one (default 15 000 ms; `Infinity` sends none).
+   */
+  pingIntervalMs?: number;
 }
 
 /**
@@ -80,6 +86,12 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
   const expected = Buffer.from(options.token, 'utf8');
   const origins = new Set(options.allowOrigins ?? []);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const pingMs = options.pingIntervalMs ?? 15_000;
+  if (!(pingMs > 0)) {
+    throw new AgentConfigError(
+      `serveModel: pingIntervalMs must be a positive number of milliseconds (or Infinity for no pings); got ${String(pingMs)}.`,
+    );
+  }
   const calls = new Set<Subscription>();
   const sockets = new Set<Socket>();
 
@@ -119,26 +131,7 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
       throw problem(404, 'Not found: the model proxy answers POST /stream and GET /model.');
     }
     const request = applyRequestPolicy(parseRequest(await readBody(req, maxBody)), options);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    res.flushHeaders();
-    const send = (event: string, data: unknown) => {
-      if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    const subscription = defer(() => model.stream(request)).subscribe({
-      next: (event) => send('model-event', event),
-      error: (error: unknown) => {
-        send('error', toWireError(error));
-        res.end();
-      },
-      complete: () => {
-        send('end', {});
-        res.end();
-      },
-    });
+    const subscription = streamModelEvents(res, model, request, pingMs);
     calls.add(subscription);
     subscription.add(() => calls.delete(subscription));
     res.on('close', () => subscription.unsubscribe());
