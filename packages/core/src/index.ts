@@ -292,4 +292,5 @@ export type { RunningGuardrail } from './state/reduce-guardrail.js';
 // Sessions
 export type { Session, SessionSnapshot } from './session/session.js';
 export { InMemorySession } from './session/in-memory-session.js';
+export { checkSessionWrite } from './session/check-session-write.js';
 export { SessionConflictError } from './errors/session-conflict-error.js';

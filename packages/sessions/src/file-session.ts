@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SessionConflictError, type AgentMessage, type Session, type SessionSnapshot } from '@rxagent/core';
+import {
+  checkSessionWrite,
+  SessionConflictError,
+  type AgentMessage,
+  type Session,
+  type SessionSnapshot,
+} from '@rxagent/core';
 import { MESSAGE_FORMAT_VERSION, migrateMessage } from './message-format.js';
 import { SessionFormatError } from './session-errors.js';
 
@@ -74,12 +80,21 @@ export class FileSession implements Session {
   }
 
   append(messages: readonly AgentMessage[], expectedVersion: number): Promise<number> {
-    const stored = JSON.parse(JSON.stringify(messages)) as unknown[];
+    let stored: unknown[];
+    try {
+      checkSessionWrite('FileSession.append', messages, expectedVersion, true);
+      stored = JSON.parse(JSON.stringify(messages)) as unknown[]; // a copy taken now
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     return this.write({ kind: 'append', messages: stored }, expectedVersion);
   }
 
   clear(expectedVersion?: number): Promise<number> {
-    return this.write({ kind: 'clear' }, expectedVersion);
+    return Promise.resolve().then(() => {
+      checkSessionWrite('FileSession.clear', undefined, expectedVersion, false);
+      return this.write({ kind: 'clear' }, expectedVersion);
+    });
   }
 
   private write(

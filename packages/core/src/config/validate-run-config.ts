@@ -5,6 +5,7 @@ import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
 import { checkNumber, invalidOption } from './check-number.js';
 import { checkArray, checkFunction, checkMethods, checkOneOf } from './check-shape.js';
 import { checkRequestNumbers, checkRetryBackoff, checkToolHooks, OPTION_RULES } from './option-rules.js';
+import { checkDeferredTools } from '../tools/deferred-check.js';
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;
@@ -42,6 +43,7 @@ function checkTools(value: unknown): void {
     const label = typeof name === 'string' ? ` (tool "${name.slice(0, 64)}")` : '';
     checkNumber(`tools[${i}].timeoutMs${label}`, timeoutMs, OPTION_RULES.timeoutMs);
   });
+  checkDeferredTools(value);
 }
 
 /**
