@@ -79,6 +79,8 @@ export { ContextCompactionError } from './errors/context-errors.js';
 export { AgentStop } from './errors/agent-stop.js';
 export { PipelineError } from './errors/pipeline-error.js';
 export { serializeError } from './errors/serialize-error.js';
+export type { SerializeErrorOptions } from './errors/serialize-error.js';
+export { redactError } from './errors/redact-error.js';
 export type { SerializedError } from './errors/serialize-error.js';
 
 // Events

@@ -33,7 +33,7 @@ export function streamModelEvents(
   const call = defer(() => model.stream(request)).subscribe({
     next: (event) => send('model-event', event),
     error: (error: unknown) => {
-      send('error', toWireError(error));
+      send('error', toWireError(error, model.secrets));
       res.end();
     },
     complete: () => {

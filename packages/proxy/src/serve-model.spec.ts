@@ -1,5 +1,12 @@
-import { lastValueFrom, take, toArray } from 'rxjs';
-import { AuthError, RateLimitError, runAgent, userMessage, type ModelEvent } from '@rxagent/core';
+import { lastValueFrom, take, throwError, toArray } from 'rxjs';
+import {
+  AuthError,
+  RateLimitError,
+  runAgent,
+  userMessage,
+  type ChatModel,
+  type ModelEvent,
+} from '@rxagent/core';
 import { openai } from '@rxagent/openai';
 import { startSseTestServer, type SseScript, type SseTestServer } from '@rxagent/testing';
 import { proxyModel } from './proxy-model.js';
@@ -201,5 +208,20 @@ describe('serveModel + proxyModel', () => {
     scripts = [chatText(['Hi'])];
     const events = await lastValueFrom(client().stream(request).pipe(toArray()));
     expect(events.map((e) => e.type)).toEqual(['text-delta', 'usage', 'finish']);
+  });
+
+  it('redacts the secrets a served model declares from the errors it sends (a model other than the adapters)', async () => {
+    await server.close();
+    const key = 'sk-custom-served-key-9012';
+    const leaky: ChatModel = {
+      provider: 'custom',
+      modelId: 'leaky',
+      secrets: [key],
+      stream: () => throwError(() => new AuthError(`Invalid API key ${key}`, { status: 401 })),
+    };
+    server = await serveModel(leaky, { token: PROXY_TOKEN });
+    const error = await failure(lastValueFrom(client().stream(request)));
+    expect(AuthError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe('Invalid API key [redacted]');
   });
 });

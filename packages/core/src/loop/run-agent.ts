@@ -182,7 +182,7 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
-    return instrument.events(run$, { runId, scheduler, provider, modelId });
+    return instrument.events(run$, { runId, scheduler, provider, modelId, secrets: config.model.secrets });
   });
 }
 

@@ -4,6 +4,7 @@ import { RetriesExhaustedError } from '../errors/agent-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { ContextOverflowError } from '../errors/provider-errors.js';
 import { RxAgentError } from '../errors/rxagent-error.js';
+import { redactError } from '../errors/redact-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Turn } from '../loop/turn.js';
@@ -55,7 +56,9 @@ export function callModel(
     base: Turn = turn,
   ): Observable<LoopItem> =>
     defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
-      catchError((error: unknown) => {
+      catchError((raw: unknown) => {
+        // Every failure of the model is redacted of its secrets before anything sees it.
+        const error = redactError(raw, model.secrets);
         const all = [...failures, error];
         if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
           return concat(
