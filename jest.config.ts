@@ -45,8 +45,15 @@ const config: Config = {
       'ts-jest',
       { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
     ],
+    // unbash (the shell parser of @rxagent/tools' permission rules) ships ES modules only.
+    '^.+/node_modules/unbash/dist/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
+    ],
   },
-  transformIgnorePatterns: ['^(?!.*/@opentelemetry/otlp-exporter-base/build/src/).*/node_modules/'],
+  transformIgnorePatterns: [
+    '^(?!.*/(@opentelemetry/otlp-exporter-base/build/src|unbash/dist)/).*/node_modules/',
+  ],
 };
 
 export default config;

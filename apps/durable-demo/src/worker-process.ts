@@ -35,15 +35,10 @@ export interface WorkerProcess {
  * const a = spawnWorker({ databaseUrl: pg.url, workerId: 'worker-a', dir }, console.error);
  */
 export function spawnWorker(settings: WorkerSettings, onStderr: (line: string) => void): WorkerProcess {
-  // --no-deprecation: pg-pool 3.14 trips pg 8.23's own "client.query() while executing" notice.
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--no-deprecation', WORKER_MAIN, JSON.stringify(settings)],
-    {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN, JSON.stringify(settings)], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );

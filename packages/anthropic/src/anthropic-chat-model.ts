@@ -1,6 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ModelEvent } from '@rxagent/core';
-import { providerEventStream, rateLimitFromHeaders, textToolNames, type StreamOpener } from '@rxagent/core/provider';
+import {
+  providerEventStream,
+  rateLimitFromHeaders,
+  textToolNames,
+  type StreamOpener,
+} from '@rxagent/core/provider';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import type { AnthropicOptions } from './anthropic.js';
 import { resolveAnthropicClient, type ResolvedAnthropicClient } from './anthropic-client.js';

@@ -56,4 +56,10 @@ describe('buildAnthropicRequest', () => {
     });
     expect(body).toMatchObject({ max_tokens: 99, stream: true, service_tier: 'auto' });
   });
+
+  it('keeps the model whatever providerOptions say', () => {
+    expect(build({ providerOptions: { anthropic: { model: 'claude-opus-4-1' } } }).model).not.toBe(
+      'claude-opus-4-1',
+    );
+  });
 });

@@ -45,7 +45,7 @@ export type AnthropicRequestBody = MessageCreateParamsStreaming & { temperature?
  * tools, tool choice, `max_tokens` (`maxTokens` or `defaultMaxTokens`, plus the thinking
  * budget), temperature (left out while thinking: Anthropic only accepts 1 then), thinking,
  * structured output, the code-execution `container` of the latest Anthropic turn (so its
- * files stay), and `providerOptions.anthropic` spread last (`stream` stays true). A free-form
+ * files stay), and `providerOptions.anthropic` spread last (`model` and `stream` stay). A free-form
  * tool (string parameters) is declared as an object with one string property, `input`.
  *
  * @example
@@ -82,7 +82,7 @@ export function buildAnthropicRequest(
   }
   const container = latestContainer(request.messages);
   if (container) body.container = container;
-  return { ...body, ...request.providerOptions?.['anthropic'], stream: true };
+  return { ...body, ...request.providerOptions?.['anthropic'], model: modelId, stream: true };
 }
 
 function toAnthropicTool(spec: ToolSpec): Tool {

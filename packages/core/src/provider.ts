@@ -67,3 +67,6 @@ export { RUN_SNAPSHOT_VERSION } from './turn/run-snapshot.js';
 export { closeTranscript, terminate } from './state/terminate.js';
 export type { StartedSource } from './turn/run-facts.js';
 export type { OpenedStream } from './provider/provider-event-stream.js';
+export type { SerializeErrorOptions } from './errors/serialize-error.js';
+export { redactError } from './errors/redact-error.js';
+export { checkSessionWrite } from './session/check-session-write.js';

@@ -198,3 +198,10 @@ it('ends a run at its step limit, each event once', async () => {
   expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'steps-limit' });
   await waitFor(() => linesOf('steps-limit').length === 2, 5000, 'two appended lines');
 });
+
+it('starts and runs without warnings on stderr (no pg deprecation notice from the DBOS pool)', async () => {
+  const w = await worker('quiet-a', {});
+  await run({ model: 'plan-keyed', tools: ['keyed_append'], maxSteps: 2 }, 'quiet-run');
+  await w.stop();
+  expect(w.stderr()).not.toMatch(/DeprecationWarning|Warning:/);
+});

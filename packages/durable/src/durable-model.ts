@@ -19,7 +19,7 @@ export type ModelStepRecord =
  * `finish`, no deltas) or the same typed error, and is not charged again.
  */
 export function durableModel(model: ChatModel, control: RunControl): ChatModel {
-  return {
+  const durable: ChatModel = {
     provider: model.provider,
     modelId: model.modelId,
     stream: (request) =>
@@ -37,7 +37,10 @@ export function durableModel(model: ChatModel, control: RunControl): ChatModel {
                   else if (!subscriber.closed) subscriber.next(event);
                 },
                 error: (error: unknown) =>
-                  resolve({ ok: false, error: { ...serializeError(error), provider: model.provider } }),
+                  resolve({
+                    ok: false,
+                    error: { ...serializeError(error, { secrets: model.secrets }), provider: model.provider },
+                  }),
                 complete: () =>
                   resolve(
                     finish
@@ -82,4 +85,6 @@ export function durableModel(model: ChatModel, control: RunControl): ChatModel {
         };
       }),
   };
+  // The model's secrets go on, so the core still redacts its errors (not enumerable: no JSON).
+  return Object.defineProperty(durable, 'secrets', { value: model.secrets, enumerable: false });
 }

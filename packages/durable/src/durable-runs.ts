@@ -13,6 +13,7 @@ import { RUN_WORKFLOW } from './run-workflow.js';
 import { checkRunSpec, type DurableRunSpec } from './run-spec.js';
 import { ensureSchema, SCHEMA } from './schema.js';
 import { APP_NAME, RUN_QUEUE } from './worker.js';
+import { systemDatabaseUrl } from './system-database-url.js';
 
 /**
  * Options of `durableRuns`.
@@ -113,7 +114,10 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
 
   await bounded('durableRuns', () => ensureSchema(pool));
   const dbos = await bounded('durableRuns', () =>
-    DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName: APP_NAME }),
+    DBOSClient.create({
+      systemDatabaseUrl: systemDatabaseUrl(options.databaseUrl),
+      applicationName: APP_NAME,
+    }),
   );
   const listener = new EventListener(options.databaseUrl);
 

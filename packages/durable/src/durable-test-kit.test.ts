@@ -46,6 +46,8 @@ export interface WorkerProcess {
   crash(): Promise<void>;
   /** SIGTERM, then waits for it to stop. */
   stop(): Promise<void>;
+  /** What it wrote to stderr (the last 4000 characters; empty with RXAGENT_DURABLE_DEBUG). */
+  stderr(): string;
 }
 
 /** Starts a worker in a child process; only PATH of the environment reaches it. */
@@ -90,6 +92,7 @@ export function spawnWorker(settings: WorkerSettings): WorkerProcess {
       child.kill('SIGTERM');
       await exited;
     },
+    stderr: () => stderr,
   };
 }
 

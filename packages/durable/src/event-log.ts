@@ -24,6 +24,8 @@ export class EventLogWriter {
   constructor(
     private readonly pool: Pool,
     private readonly runId: string,
+    /** Values redacted from logged errors (the run's model's `secrets`). */
+    private readonly secrets?: readonly string[],
   ) {}
 
   append(event: AgentEvent): void {
@@ -32,7 +34,7 @@ export class EventLogWriter {
 
   /** Logs the error a run failed with (its watchers fail with it). */
   appendError(error: unknown): void {
-    this.push('run-error', { type: 'run-error', error: serializeError(error) });
+    this.push('run-error', { type: 'run-error', error: serializeError(error, { secrets: this.secrets }) });
   }
 
   /** Logs an event under a key chosen by the caller (a marker such as a crash notice). */

@@ -51,7 +51,7 @@ export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promis
       `This worker does not register ${missing.map((n) => `"${n}"`).join(', ')}: every worker must register the same models and tools.`,
     );
   }
-  const control = new RunControl(runId, new EventLogWriter(env.pool, runId));
+  const control = new RunControl(runId, new EventLogWriter(env.pool, runId, model.secrets));
   env.active.set(runId, control);
   const durabilityOf = (name: string) => env.tools.get(name)?.durability ?? 'at-most-once';
   const config: RunAgentConfig = {

@@ -12,6 +12,7 @@ import { ensureSchema, SCHEMA } from './schema.js';
 import { WorkerLiveness } from './worker-liveness.js';
 import { debugLog } from './debug-log.js';
 import type { RunControl } from './run-control.js';
+import { systemDatabaseUrl } from './system-database-url.js';
 
 /** The DBOS queue durable runs are enqueued on. */
 export const RUN_QUEUE = 'rxagent-runs';
@@ -165,7 +166,7 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
     await liveness.start([...models.keys()], [...tools.keys()]);
     DBOS.setConfig({
       name: APP_NAME,
-      systemDatabaseUrl: options.databaseUrl,
+      systemDatabaseUrl: systemDatabaseUrl(options.databaseUrl),
       executorID: workerId,
       applicationVersion: options.applicationVersion ?? 'rxagent-durable',
       logLevel: options.logLevel ?? 'error',

@@ -52,4 +52,12 @@ describe('openAIChatBody', () => {
       stream_options: { include_usage: true, include_obfuscation: false },
     });
   });
+
+  it('keeps the model and the usage report whatever providerOptions say', () => {
+    const body = openAIChatBody('gpt-4o-mini', {
+      messages,
+      providerOptions: { openai: { model: 'o1-pro', stream_options: { include_usage: false } } },
+    });
+    expect(body).toMatchObject({ model: 'gpt-4o-mini', stream_options: { include_usage: true } });
+  });
 });

@@ -15,7 +15,7 @@ import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
  * declaring `providerTools.openai` of type `custom` as a custom tool, its grammar kept; `strict`
  * only where a tool asks, its schema then rewritten to the strict subset), `tool_choice` (only with tools), `max_completion_tokens`,
  * `temperature`, `reasoning_effort`, `response_format`, then `providerOptions.openai` spread
- * on top; `stream: true` with usage always.
+ * on top; `model`, `stream: true` and `stream_options.include_usage: true` always.
  *
  * @example
  * openAIChatBody('gpt-4o-mini', { messages: [userMessage('Hi')], maxTokens: 100 });
@@ -50,11 +50,13 @@ export function openAIChatBody(modelId: string, request: ChatRequest): ChatCompl
   }
   const extra = request.providerOptions?.openai ?? {};
   const streamOptions = typeof extra.stream_options === 'object' ? extra.stream_options : {};
+  // The model and the usage report are the adapter's: options cannot change them.
   return {
     ...body,
     ...extra,
+    model: modelId,
     stream: true,
-    stream_options: { include_usage: true, ...streamOptions },
+    stream_options: { ...streamOptions, include_usage: true },
   } as ChatCompletionCreateParamsStreaming;
 }
 

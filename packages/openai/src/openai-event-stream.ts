@@ -90,7 +90,10 @@ export function openaiEventStream<Chunk>(source: OpenAIStreamSource<Chunk>): Obs
  * The stream with the rate-limit event its response headers give (a limiter follows them), when
  * `opened` is the SDK's APIPromise (a plain Promise has no response).
  */
-async function withHead<T>(opened: Promise<T>, scheduler: SchedulerLike): Promise<{ stream: T; head: ModelEvent[] }> {
+async function withHead<T>(
+  opened: Promise<T>,
+  scheduler: SchedulerLike,
+): Promise<{ stream: T; head: ModelEvent[] }> {
   const api = opened as Promise<T> & {
     withResponse?: () => Promise<{ data: T; response: { headers: { get(name: string): string | null } } }>;
   };

@@ -41,4 +41,12 @@ describe('openAIResponsesBody', () => {
     });
     expect(body).toMatchObject({ store: true, reasoning: { effort: 'low', summary: 'auto' }, stream: true });
   });
+
+  it('keeps the model whatever providerOptions say', () => {
+    const body = openAIResponsesBody('gpt-5-mini', {
+      messages,
+      providerOptions: { openai: { model: 'o1-pro' } },
+    });
+    expect(body.model).toBe('gpt-5-mini');
+  });
 });

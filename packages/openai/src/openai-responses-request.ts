@@ -20,7 +20,7 @@ import { toOpenAIStrictSchema } from './to-openai-strict-schema.js';
  * tools), `max_output_tokens`, `temperature`, `reasoning.effort`, `text.format`,
  * `store: false` with `include: ['reasoning.encrypted_content']` when reasoning is asked for
  * (so reasoning survives between calls without server storage), then
- * `providerOptions.openai` spread on top; `stream: true` always.
+ * `providerOptions.openai` spread on top; `model` and `stream: true` always.
  *
  * @example
  * openAIResponsesBody('gpt-5-mini', { system: 'Be brief.', messages: [userMessage('Hi')] });
@@ -47,7 +47,7 @@ export function openAIResponsesBody(modelId: string, request: ChatRequest): Resp
   if (text) body.text = text;
   body.store = false;
   if (effort && options.store !== true) body.include = ['reasoning.encrypted_content'];
-  return { ...body, ...options, stream: true };
+  return { ...body, ...options, model: modelId, stream: true };
 }
 
 function responsesTool(spec: ToolSpec): Tool {

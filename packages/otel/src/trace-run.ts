@@ -1,6 +1,11 @@
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { AgentEvent } from '@rxagent/core';
-import type { InstrumentedRun, RunInstrument, ToolScopeCall } from '@rxagent/core/provider';
+import {
+  redactError,
+  type InstrumentedRun,
+  type RunInstrument,
+  type ToolScopeCall,
+} from '@rxagent/core/provider';
 import { asyncScheduler, defer, finalize, tap, type Observable, type OperatorFunction } from 'rxjs';
 import { RunSpans, toolKey, withSpan } from './run-spans.js';
 import { TraceOptionsError } from './trace-options-error.js';
@@ -67,7 +72,11 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
         tools,
       });
       return events$.pipe(
-        tap({ next: (event) => spans.see(event), error: (error: unknown) => spans.fail(error) }),
+        tap({
+          next: (event) => spans.see(event),
+          // The one place an error reaches a span: redacted first (the model's secrets).
+          error: (error: unknown) => spans.fail(redactError(error, run?.secrets)),
+        }),
         finalize(() => spans.close()),
       );
     });

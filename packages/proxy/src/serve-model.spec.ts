@@ -1,5 +1,12 @@
-import { lastValueFrom, take, toArray } from 'rxjs';
-import { AuthError, RateLimitError, runAgent, userMessage, type ModelEvent } from '@rxagent/core';
+import { lastValueFrom, take, throwError, toArray } from 'rxjs';
+import {
+  AuthError,
+  RateLimitError,
+  runAgent,
+  userMessage,
+  type ChatModel,
+  type ModelEvent,
+} from '@rxagent/core';
 import { openai } from '@rxagent/openai';
 import { startSseTestServer, type SseScript, type SseTestServer } from '@rxagent/testing';
 import { proxyModel } from './proxy-model.js';
@@ -135,5 +142,86 @@ describe('serveModel + proxyModel', () => {
     const error = await failure(lastValueFrom(proxyModel({ url, token: PROXY_TOKEN }).stream(request)));
     expect(error).toMatchObject({ name: 'NetworkError', retryable: true });
     server = await serveModel(openai('x', { apiKey: 'k', baseURL: upstream.url }), { token: PROXY_TOKEN });
+  });
+
+  it('answers a body over the limit with 413 and a typed error, never a reset connection', async () => {
+    scripts = [chatText(['never'])];
+    const huge = JSON.stringify({ messages: [userMessage('x'.repeat(17 * 1024 * 1024))] });
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}`, 'content-type': 'application/json' },
+      body: huge,
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      'The request is larger than the proxy accepts (16777216 bytes): send a smaller ChatRequest, or raise maxBodyBytes on the server.',
+    );
+    // Sent in chunks, without a length: refused when the count passes the limit.
+    const piece = new TextEncoder().encode('x'.repeat(1024 * 1024));
+    let sent = 0;
+    const chunked = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}` },
+      body: new ReadableStream<Uint8Array>({
+        pull: (controller) => (++sent > 17 ? controller.close() : controller.enqueue(piece)),
+      }),
+      duplex: 'half',
+    });
+    expect(chunked.status).toBe(413);
+    // The same through proxyModel: a typed, non-retryable error, not a NetworkError to retry.
+    const error = await failure(
+      lastValueFrom(client().stream({ messages: [userMessage('x'.repeat(17 * 1024 * 1024))] })),
+    );
+    expect(error).toMatchObject({ name: 'ProviderError', status: 413, retryable: false });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('sends keep-alive pings while a stream is quiet; clients skip them', async () => {
+    await server.close();
+    const model = openai('gpt-test', { apiKey: UPSTREAM_KEY, baseURL: `${upstream.url}/v1` });
+    server = await serveModel(model, { token: PROXY_TOKEN, pingIntervalMs: 20 });
+    // The upstream answers one delta, then thinks in silence.
+    scripts = [{ events: [chatChunk({ role: 'assistant', content: 'Hel' })], after: 'stall' }];
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PROXY_TOKEN}` },
+      body: JSON.stringify(request),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // Waits for what it needs (no timer races it): the delta, then two pings after it.
+    const pingsAfterDelta = () => {
+      const at = text.indexOf('event: model-event');
+      return at < 0 ? 0 : text.slice(at).split(': ping\n\n').length - 1;
+    };
+    while (pingsAfterDelta() < 2) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    expect(pingsAfterDelta()).toBeGreaterThanOrEqual(2);
+    // proxyModel reads the same stream: pings are comments, never events.
+    scripts = [chatText(['Hi'])];
+    const events = await lastValueFrom(client().stream(request).pipe(toArray()));
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'usage', 'finish']);
+  });
+
+  it('redacts the secrets a served model declares from the errors it sends (a model other than the adapters)', async () => {
+    await server.close();
+    const key = 'sk-custom-served-key-9012';
+    const leaky: ChatModel = {
+      provider: 'custom',
+      modelId: 'leaky',
+      secrets: [key],
+      stream: () => throwError(() => new AuthError(`Invalid API key ${key}`, { status: 401 })),
+    };
+    server = await serveModel(leaky, { token: PROXY_TOKEN });
+    const error = await failure(lastValueFrom(client().stream(request)));
+    expect(AuthError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe('Invalid API key [redacted]');
   });
 });

@@ -1,9 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { defer, type Subscription } from 'rxjs';
-import { AgentConfigError, AuthError, ProviderError, type ChatModel, type ChatRequest } from '@rxagent/core';
-import { toWireError, type WireError } from './wire-error.js';
+import type { Subscription } from 'rxjs';
+import { AgentConfigError, AuthError, ProviderError, type ChatModel } from '@rxagent/core';
+import { HttpProblem, problem } from './http-problem.js';
+import { parseRequest, readBody } from './read-body.js';
+import { applyRequestPolicy, type RequestPolicy } from './request-policy.js';
+import { streamModelEvents } from './event-stream.js';
+import { toWireError } from './wire-error.js';
 
 /**
  * Options of `serveModel`.
@@ -11,7 +15,7 @@ import { toWireError, type WireError } from './wire-error.js';
  * @example
  * const options: ServeModelOptions = { port: 8787, host: '127.0.0.1', token: process.env.PROXY_TOKEN!, allowOrigins: ['http://localhost:5173'] };
  */
-export interface ServeModelOptions {
+export interface ServeModelOptions extends RequestPolicy {
   /** Default 0: a free port (read it from `server.url`). */
   port?: number;
   /** Default `127.0.0.1`. */
@@ -22,6 +26,11 @@ export interface ServeModelOptions {
   allowOrigins?: readonly string[];
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
+  /**
+   * How often a `: ping` comment goes out on an open stream, so that proxies between the two
+   * ends do not cut a quiet one (default 15 000 ms; `Infinity` sends none).
+   */
+  pingIntervalMs?: number;
 }
 
 /**
@@ -38,57 +47,9 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly wire: WireError,
-  ) {
-    super(wire.message);
-  }
-}
-
-const problem = (status: number, name: string, message: string) =>
-  new HttpProblem(status, { name, message, status, retryable: false });
-
 function sameToken(given: string, expected: Buffer): boolean {
   const buffer = Buffer.from(given, 'utf8');
   return buffer.length === expected.length && timingSafeEqual(buffer, expected);
-}
-
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        reject(problem(413, 'ProviderError', `The request is larger than the proxy accepts (${max} bytes).`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseRequest(text: string): ChatRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw problem(400, 'ProviderError', 'The proxy request body is not JSON: send a ChatRequest as JSON.');
-  }
-  const messages = (body as { messages?: unknown } | null)?.messages;
-  if (typeof body !== 'object' || body === null || !Array.isArray(messages)) {
-    throw problem(
-      400,
-      'ProviderError',
-      'The proxy request needs a ChatRequest object with a messages array.',
-    );
-  }
-  return body as ChatRequest;
 }
 
 /**
@@ -97,8 +58,10 @@ function parseRequest(text: string): ChatRequest {
  * answers with Server-Sent Events, one `model-event` per `ModelEvent`, then `end` — or `error`
  * carrying the typed error (name, message, status, code, `retryable`, `retryAfterMs`; never
  * a body, a cause or a header). When the client goes away the upstream call is unsubscribed
- * (aborted). `GET /model` gives `{ provider, modelId }`. Only for trusted clients: anyone
- * with the token spends your quota.
+ * (aborted). `GET /model` gives `{ provider, modelId }`. The server decides the model and
+ * the billing: clients may set only the provider options in `allowProviderOptions` (default
+ * none), no provider-hosted tools unless `allowProviderTools`, and `maxTokens` up to the cap.
+ * Anyone with the token still spends your quota.
  *
  * @example
  * const server = await serveModel(openai('gpt-4o-mini'), { port: 8787, token: process.env.PROXY_TOKEN! });
@@ -109,17 +72,33 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
     throw new AgentConfigError('serveModel needs a token: clients must send it as a bearer token.');
   }
   if (typeof model?.stream !== 'function') throw new AgentConfigError('serveModel needs a ChatModel.');
+  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
+    throw new AgentConfigError(
+      `serveModel: maxTokens must be a positive integer (the most output tokens a call may ask for); got ${String(options.maxTokens)}.`,
+    );
+  }
+  const allowed = options.allowProviderOptions;
+  if (allowed !== undefined && !Object.values(allowed ?? {}).every((keys) => Array.isArray(keys))) {
+    throw new AgentConfigError(
+      "serveModel: allowProviderOptions lists option names per provider, e.g. { openai: ['user', 'seed'] }.",
+    );
+  }
   const expected = Buffer.from(options.token, 'utf8');
   const origins = new Set(options.allowOrigins ?? []);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const pingMs = options.pingIntervalMs ?? 15_000;
+  if (!(pingMs > 0)) {
+    throw new AgentConfigError(
+      `serveModel: pingIntervalMs must be a positive number of milliseconds (or Infinity for no pings); got ${String(pingMs)}.`,
+    );
+  }
   const calls = new Set<Subscription>();
   const sockets = new Set<Socket>();
 
   const cors = (req: IncomingMessage, res: ServerResponse): void => {
     const origin = req.headers.origin;
     if (origin === undefined) return;
-    if (!origins.has(origin))
-      throw problem(403, 'ProviderError', `Origin ${origin} may not use this model proxy.`);
+    if (!origins.has(origin)) throw problem(403, `Origin ${origin} may not use this model proxy.`);
     res.setHeader('access-control-allow-origin', origin);
     res.setHeader('vary', 'origin');
   };
@@ -149,29 +128,10 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
       return;
     }
     if (path !== '/stream' || req.method !== 'POST') {
-      throw problem(404, 'ProviderError', 'Not found: the model proxy answers POST /stream and GET /model.');
+      throw problem(404, 'Not found: the model proxy answers POST /stream and GET /model.');
     }
-    const request = parseRequest(await readBody(req, maxBody));
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    res.flushHeaders();
-    const send = (event: string, data: unknown) => {
-      if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    const subscription = defer(() => model.stream(request)).subscribe({
-      next: (event) => send('model-event', event),
-      error: (error: unknown) => {
-        send('error', toWireError(error));
-        res.end();
-      },
-      complete: () => {
-        send('end', {});
-        res.end();
-      },
-    });
+    const request = applyRequestPolicy(parseRequest(await readBody(req, maxBody)), options);
+    const subscription = streamModelEvents(res, model, request, pingMs);
     calls.add(subscription);
     subscription.add(() => calls.delete(subscription));
     res.on('close', () => subscription.unsubscribe());
@@ -190,7 +150,11 @@ export async function serveModel(model: ChatModel, options: ServeModelOptions): 
         res.end();
         return;
       }
-      res.writeHead(status, { 'content-type': 'application/json' });
+      // A refused body may still be arriving: answer, then close once it is read.
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(status === 413 && { connection: 'close' }),
+      });
       res.end(JSON.stringify({ error: wire }));
     });
   });

@@ -14,13 +14,14 @@ export interface WireError extends SerializedError {
 }
 
 /**
- * The wire form of any error (what `serveModel` sends).
+ * The wire form of any error (what `serveModel` sends), with `secrets` (the served model's)
+ * redacted from its message.
  *
  * @example
- * res.write(`event: error\ndata: ${JSON.stringify(toWireError(err))}\n\n`);
+ * res.write(`event: error\ndata: ${JSON.stringify(toWireError(err, model.secrets))}\n\n`);
  */
-export function toWireError(error: unknown): WireError {
-  const wire: WireError = serializeError(error);
+export function toWireError(error: unknown, secrets?: readonly string[]): WireError {
+  const wire: WireError = serializeError(error, { secrets });
   if (ProviderError.isInstance(error) && error.provider !== undefined) wire.provider = error.provider;
   return wire;
 }

@@ -103,6 +103,20 @@ describe('FileSession on disk', () => {
     expect((await new FileSession(file()).load()).messages).toHaveLength(7);
   });
 
+  it('loads a file larger than the longest string (streamed, line by line)', async () => {
+    await new FileSession(file()).append(sampleTranscript('a'), 0);
+    // 544 MiB of blank lines (64 KiB each): more than one string can hold (0x1fffffe8 chars).
+    const block = Buffer.from(`${' '.repeat(65_535)}\n`.repeat(128));
+    for (let i = 0; i < 68; i++) appendFileSync(file(), block);
+    const fresh = new FileSession(file());
+    expect(await fresh.load()).toEqual({ messages: sampleTranscript('a'), version: 1 });
+    expect(await fresh.append(sampleTranscript('b'), 1)).toBe(2);
+    expect((await new FileSession(file()).load()).messages).toEqual([
+      ...sampleTranscript('a'),
+      ...sampleTranscript('b'),
+    ]);
+  });
+
   it('refuses a file written by a newer format with a SessionFormatError', async () => {
     writeFileSync(
       file(),

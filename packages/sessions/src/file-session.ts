@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { checkSessionWrite } from '@rxagent/core/provider';
 import { SessionConflictError, type AgentMessage, type Session, type SessionSnapshot } from '@rxagent/core';
 import { MESSAGE_FORMAT_VERSION, migrateMessage } from './message-format.js';
 import { SessionFormatError } from './session-errors.js';
@@ -33,6 +34,8 @@ interface StoredRecord {
 }
 
 const NEWLINE = 0x0a;
+// Bytes read at a time when loading: a file of any size is read in pieces of this size.
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * A session in a JSON-lines file, append-only: each append or clear is one line (one
@@ -43,7 +46,8 @@ const NEWLINE = 0x0a;
  * pass that check at once, the line that lands first wins — the other is never part of the
  * transcript and its writer gets the same error. Files of older formats load (see
  * `MESSAGE_FORMAT_VERSION`). Reads are incremental: an instance reads only what was added
- * since it last looked.
+ * since it last looked, in 1 MiB pieces, so a file of any size loads (one line must fit in a
+ * string: about 512 MB).
  *
  * @example
  * const session = new FileSession('./chat.jsonl');
@@ -71,12 +75,21 @@ export class FileSession implements Session {
   }
 
   append(messages: readonly AgentMessage[], expectedVersion: number): Promise<number> {
-    const stored = JSON.parse(JSON.stringify(messages)) as unknown[];
+    let stored: unknown[];
+    try {
+      checkSessionWrite('FileSession.append', messages, expectedVersion, true);
+      stored = JSON.parse(JSON.stringify(messages)) as unknown[]; // a copy taken now
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     return this.write({ kind: 'append', messages: stored }, expectedVersion);
   }
 
   clear(expectedVersion?: number): Promise<number> {
-    return this.write({ kind: 'clear' }, expectedVersion);
+    return Promise.resolve().then(() => {
+      checkSessionWrite('FileSession.clear', undefined, expectedVersion, false);
+      return this.write({ kind: 'clear' }, expectedVersion);
+    });
   }
 
   private write(
@@ -136,7 +149,10 @@ export class FileSession implements Session {
     if (created) await syncDirectory(dirname(this.path));
   }
 
-  /** Reads what was added since the last read (everything, if the file shrank). */
+  /**
+   * Reads what was added since the last read (everything, if the file shrank), streamed in
+   * chunks line by line: memory holds one chunk and one line, whatever the file's size.
+   */
   private async read(onApplied?: (seq: number, writer: string) => void): Promise<FileState> {
     let file;
     try {
@@ -150,14 +166,26 @@ export class FileSession implements Session {
       const { size } = await file.stat();
       if (size < this.state.offset) this.state = { offset: 0, version: 0, messages: [] };
       if (size === this.state.offset) return this.state;
-      const chunk = Buffer.alloc(size - this.state.offset);
-      const { bytesRead } = await file.read(chunk, 0, chunk.length, this.state.offset);
-      const end = chunk.subarray(0, bytesRead).lastIndexOf(NEWLINE);
-      if (end < 0) return this.state; // only the start of a line so far
       const state = { ...this.state, messages: this.state.messages.slice() };
-      const lines = chunk.subarray(0, end).toString('utf8').split('\n');
-      for (const line of lines) this.apply(state, line, onApplied);
-      state.offset += end + 1;
+      const chunk = Buffer.alloc(Math.min(READ_CHUNK_BYTES, size - state.offset));
+      let position = state.offset;
+      let partial: Buffer[] = []; // the start of a line that continues in the next chunk
+      while (position < size) {
+        const { bytesRead } = await file.read(chunk, 0, Math.min(chunk.length, size - position), position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        const view = chunk.subarray(0, bytesRead);
+        let start = 0;
+        for (let end = view.indexOf(NEWLINE); end !== -1; end = view.indexOf(NEWLINE, start)) {
+          const line = Buffer.concat([...partial, view.subarray(start, end)]);
+          partial = [];
+          this.apply(state, line.toString('utf8'), onApplied);
+          state.offset += line.length + 1;
+          start = end + 1;
+        }
+        // Copied: the chunk is reused. A line not ended yet is read again next time.
+        if (start < bytesRead) partial.push(Buffer.from(view.subarray(start)));
+      }
       this.state = state;
       return state;
     } finally {

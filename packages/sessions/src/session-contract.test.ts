@@ -1,4 +1,4 @@
-import { Agent, SessionConflictError, type Session } from '@rxagent/core';
+import { Agent, AgentConfigError, SessionConflictError, type Session } from '@rxagent/core';
 import { scriptedModel, textTurn } from '@rxagent/testing';
 import { sampleTranscript } from './session-test-kit.test.js';
 
@@ -48,6 +48,29 @@ export function describeSessionContract(
       expect(await session.clear(1)).toBe(2);
       expect(await open().load()).toEqual({ messages: [], version: 2 });
       expect(await session.append(sampleTranscript(), 2)).toBe(3);
+    });
+
+    it('refuses a write without a valid expected version or messages, saying what to pass, and writes nothing', async () => {
+      const session = open();
+      await session.append(sampleTranscript('a'), 0);
+      const calls: [string, () => Promise<number>, RegExp][] = [
+        ['append()', () => session.append(sampleTranscript('b'), undefined as never), /received undefined/],
+        ['append(-1)', () => session.append(sampleTranscript('b'), -1), /received -1/],
+        ['append(1.5)', () => session.append(sampleTranscript('b'), 1.5), /received 1\.5/],
+        ["append('1')", () => session.append(sampleTranscript('b'), '1' as never), /received "1"/],
+        ['append(null messages)', () => session.append(null as never, 1), /messages/],
+        ['clear(NaN)', () => session.clear(Number.NaN), /received NaN/],
+      ];
+      for (const [what, call, received] of calls) {
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect([what, AgentConfigError.isInstance(error)]).toEqual([what, true]);
+        expect((error as Error).message).toMatch(/needs|must be/);
+        expect((error as Error).message).toMatch(received);
+      }
+      expect(await open().load()).toMatchObject({ version: 1 });
     });
 
     it('lets an Agent resume the conversation after a restart', async () => {

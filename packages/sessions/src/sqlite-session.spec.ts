@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SessionConflictError, type Session } from '@rxagent/core';
+import { AgentConfigError, SessionConflictError, type Session } from '@rxagent/core';
 import { validateMessageSequence } from '@rxagent/core/provider';
 import { SessionFormatError } from './session-errors.js';
 import { SqliteSession } from './sqlite-session.js';
@@ -90,6 +90,33 @@ describe('SqliteSession on disk', () => {
     expect(messages[0]?.timestamp).toBe(Date.parse('2024-05-01T10:00:00.000Z'));
     expect(await session.append(sampleTranscript(), 3)).toBe(4);
     expect((await open().load()).messages).toHaveLength(7);
+  });
+
+  it('refuses a constructor call it cannot use, saying what to pass', () => {
+    const attempts: [unknown, unknown][] = [
+      [{ path: dbFile() }, 'chat'],
+      [undefined, 'chat'],
+      ['', 'chat'],
+      [dbFile(), undefined],
+      [dbFile(), ''],
+    ];
+    for (const [database, id] of attempts) {
+      let error: unknown;
+      try {
+        new SqliteSession(database as never, id as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(AgentConfigError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /^SqliteSession needs .*: new SqliteSession\('\.\/sessions\.db', 'chat-42'\)/,
+      );
+    }
+    // An open better-sqlite3 database is accepted (and left open by close()).
+    const db = new Database(':memory:');
+    new SqliteSession(db, 'chat').close();
+    expect(db.open).toBe(true);
+    db.close();
   });
 
   it('refuses rows of a newer format with a SessionFormatError', async () => {

@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
-import { SessionConflictError, type AgentMessage, type Session, type SessionSnapshot } from '@rxagent/core';
+import {
+  AgentConfigError,
+  SessionConflictError,
+  type AgentMessage,
+  type Session,
+  type SessionSnapshot,
+} from '@rxagent/core';
+import { checkSessionWrite } from '@rxagent/core/provider';
 import { MESSAGE_FORMAT_VERSION, migrateMessage } from './message-format.js';
 
 /**
@@ -61,6 +68,7 @@ export class SqliteSession implements Session {
     readonly id: string,
     options: SqliteSessionOptions = {},
   ) {
+    checkArguments(database, id);
     this.owned = typeof database === 'string';
     this.db = typeof database === 'string' ? new Database(database) : database;
     this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
@@ -88,8 +96,9 @@ export class SqliteSession implements Session {
   }
 
   append(messages: readonly AgentMessage[], expectedVersion: number): Promise<number> {
-    return attempt(() =>
-      this.db
+    return attempt(() => {
+      checkSessionWrite('SqliteSession.append', messages, expectedVersion, true);
+      return this.db
         .transaction(() => {
           this.check(expectedVersion);
           const start =
@@ -106,20 +115,21 @@ export class SqliteSession implements Session {
           );
           return this.bump();
         })
-        .immediate(),
-    );
+        .immediate();
+    });
   }
 
   clear(expectedVersion?: number): Promise<number> {
-    return attempt(() =>
-      this.db
+    return attempt(() => {
+      checkSessionWrite('SqliteSession.clear', undefined, expectedVersion, false);
+      return this.db
         .transaction(() => {
           if (expectedVersion !== undefined) this.check(expectedVersion);
           this.db.prepare('DELETE FROM rxagent_session_messages WHERE session_id = ?').run(this.id);
           return this.bump();
         })
-        .immediate(),
-    );
+        .immediate();
+    });
   }
 
   /** Closes the database when this session opened it. */
@@ -147,6 +157,30 @@ export class SqliteSession implements Session {
       )
       .run(this.id, next);
     return next;
+  }
+}
+
+const USAGE = "new SqliteSession('./sessions.db', 'chat-42')";
+
+function checkArguments(database: unknown, id: unknown): void {
+  const isDatabase =
+    typeof database === 'object' &&
+    database !== null &&
+    typeof (database as { prepare?: unknown }).prepare === 'function' &&
+    typeof (database as { pragma?: unknown }).pragma === 'function';
+  if (!(typeof database === 'string' && database !== '') && !isDatabase) {
+    const got =
+      typeof database === 'object' && database !== null
+        ? `an object that is not a better-sqlite3 Database${'path' in database ? ' (pass its path as the first argument, not { path })' : ''}`
+        : (JSON.stringify(database) ?? String(database));
+    throw new AgentConfigError(
+      `SqliteSession needs a database file path (or ':memory:') or an open better-sqlite3 Database, then the session id: ${USAGE}; received ${got}.`,
+    );
+  }
+  if (typeof id !== 'string' || id === '') {
+    throw new AgentConfigError(
+      `SqliteSession needs the session's id (a non-empty string) as its second argument: ${USAGE}; received ${JSON.stringify(id) ?? String(id)}.`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { createTestScheduler } from '@rxagent/testing';
 import { map, NEVER, of, Subject, throwError } from 'rxjs';
+import { SubagentConfigError } from './subagent-errors.js';
 import { TaskRuntime } from './task-runtime.js';
 import type { TaskChunk, TaskEvent } from './task-types.js';
 
@@ -133,5 +134,47 @@ describe('TaskRuntime', () => {
     expect(() => new TaskRuntime({ maxOutputChars: 0 })).toThrow(
       'TaskRuntime: maxOutputChars must be a positive number, got 0.',
     );
+  });
+
+  it('refuses a bad start before registering anything, saying what to pass', () => {
+    const tasks = new TaskRuntime();
+    const events: TaskEvent[] = [];
+    tasks.events$.subscribe((e) => events.push(e));
+    const bad: unknown[] = [
+      undefined,
+      { kind: 'demo', description: 'No work' },
+      { kind: 'demo', description: 'A promise', work: Promise.resolve({ result: 'x' }) },
+      { kind: 42, description: 'Bad kind', work: of({ result: 'x' }) },
+      { kind: 'demo', work: of({ result: 'x' }) },
+    ];
+    for (const spec of bad) {
+      let error: unknown;
+      try {
+        tasks.start(spec as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(SubagentConfigError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /^TaskRuntime\.start needs \{ kind: string, description: string, work: Observable<TaskChunk> \}/,
+      );
+    }
+    expect(tasks.list()).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it('fails a task whose work emits something other than a chunk, saying what to emit', () => {
+    createTestScheduler().run(({ cold, flush }) => {
+      const tasks = new TaskRuntime();
+      const work = cold('-a-|', { a: 'plain text' }) as never;
+      const { id } = tasks.start({ kind: 'demo', description: 'Strings', work });
+      flush();
+      expect(tasks.get(id)).toMatchObject({
+        status: 'failed',
+        isError: true,
+        result:
+          'Task work must emit { output: string } or a final { result: string, isError?: boolean }; it emitted a string ("plain text").',
+      });
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { BoundedText } from './bounded-text.js';
+import { checkTaskChunk, checkTaskSpec } from './check-task.js';
 import { TaskRuntimeDisposedError, SubagentConfigError } from './subagent-errors.js';
 import type { TaskChunk, TaskEvent, TaskInfo, TaskResultChunk, TaskSpec } from './task-types.js';
 
@@ -65,9 +66,13 @@ export class TaskRuntime {
     this.maxEndedTasks = positive(options.maxEndedTasks ?? 100, 'maxEndedTasks');
   }
 
-  /** Starts a task; its work is subscribed on the scheduler, so the id is returned first. */
+  /**
+   * Starts a task; its work is subscribed on the scheduler, so the id is returned first. A bad
+   * spec throws `SubagentConfigError` before anything is registered.
+   */
   start(spec: TaskSpec): TaskInfo {
     if (this.disposed) throw new TaskRuntimeDisposedError();
+    checkTaskSpec(spec);
     const id = `task-${++this.counter}`;
     const entry: Entry = {
       info: {
@@ -86,7 +91,8 @@ export class TaskRuntime {
     entry.subscription = spec.work
       .pipe(
         subscribeOn(this.scheduler),
-        map((chunk: TaskChunk) => {
+        map((given: TaskChunk) => {
+          const chunk = checkTaskChunk(given);
           if ('output' in chunk) this.write(entry, chunk.output);
           else result = chunk;
         }),

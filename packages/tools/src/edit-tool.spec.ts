@@ -1,8 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { editTool, type EditArgs } from './edit-tool.js';
 import { createReadState, type FileReadState } from './read-state.js';
 import { readTool } from './read-tool.js';
-import { EditMatchError } from './tool-errors.js';
+import { EditMatchError, ReadBeforeWriteError } from './tool-errors.js';
 import { execute, type TempRoot, tempRoot, toolContext } from './test-helpers.test.js';
 
 describe('edit', () => {
@@ -124,5 +125,43 @@ describe('edit', () => {
 
   it('is not declared safe to run concurrently', () => {
     expect(editTool({ root: '/' }).concurrencySafe).toBe(false);
+  });
+
+  describe('checks before reading the file', () => {
+    // A sparse file: its size costs no disk, but reading it would cost its size in memory.
+    // Over 2 GiB, Node refuses to read a file whole, so a read before the checks shows.
+    const sparse = async (name: string, bytes: number) => {
+      const file = path.join(t.root, name);
+      const handle = await open(file, 'w');
+      await handle.truncate(bytes);
+      await handle.close();
+      return file;
+    };
+
+    it('refuses a file that was never read without reading it', async () => {
+      await sparse('huge.log', 3 * 1024 ** 3);
+      const error = await edit({ path: 'huge.log', oldText: 'a', newText: 'b' }).catch((e: unknown) => e);
+      expect(ReadBeforeWriteError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason: 'not-read' });
+    });
+
+    it('refuses a file over the size limit without reading it, even after a read was recorded', async () => {
+      const file = await sparse('huge.log', 3 * 1024 ** 3);
+      const stats = await stat(file);
+      readState.record('run-1', file, { mtimeMs: stats.mtimeMs, size: stats.size, sha256: 'unknown' });
+      await expect(edit({ path: 'huge.log', oldText: 'a', newText: 'b' })).rejects.toThrow(
+        'huge.log is larger than edit accepts (3 GB, the limit is 20 MB): change it with bash (sed) or split it.',
+      );
+      const medium = await sparse('medium.log', 25 * 1024 ** 2);
+      const mediumStats = await stat(medium);
+      readState.record('run-1', medium, {
+        mtimeMs: mediumStats.mtimeMs,
+        size: mediumStats.size,
+        sha256: 'x',
+      });
+      await expect(edit({ path: 'medium.log', oldText: 'a', newText: 'b' })).rejects.toThrow(
+        'medium.log is larger than edit accepts (25 MB, the limit is 20 MB)',
+      );
+    });
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { compileGlob } from './glob.js';
 import { escapeName } from './escape-name.js';
 import { readRegularFile } from './regular-file.js';
+import { checkPath, withPathPolicyHook, type PathPolicy } from './permissions/path-policy.js';
 import { resolveInRoot, type ResolvedPath } from './resolve-in-root.js';
 import { splitLines, textProblem } from './text-file.js';
 import { MAX_FILE_BYTES } from './truncate.js';
@@ -68,45 +69,56 @@ export interface GrepToolOptions {
  * @example
  * runAgent({ model, prompt: 'Where is runAgent defined?', tools: [grepTool({ root: '/work/project' })] });
  */
-export function grepTool(options: GrepToolOptions): Tool<GrepArgs, string> {
+export function grepTool(
+  options: GrepToolOptions,
+  /** Set by `permissions().tools()`: its path rules, applied to every path touched. */
+  pathPolicy?: PathPolicy,
+): Tool<GrepArgs, string> {
   const maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
-  return tool({
-    name: 'grep',
-    description:
-      'Search file contents inside the root with a JavaScript regular expression. Returns ' +
-      '"path:line: text" lines. Skips binary files, node_modules and .git. Use include to filter ' +
-      `file names and path to narrow the search. At most ${maxMatches} matching lines.`,
-    parameters: grepParameters,
-    concurrencySafe: true,
-    execute: async ({ pattern, path: requested = '.', include, ignoreCase, limit }, ctx) => {
-      const regex = compile(pattern, ignoreCase === true);
-      const nameFilter = include === undefined ? undefined : compileGlob(include);
-      const start = await resolveInRoot(options.root, requested);
-      if (!start.exists) throw new Error(`Path not found: ${start.relative}.`);
-      const max = Math.min(limit ?? maxMatches, maxMatches);
-      const found: string[] = [];
-      for await (const file of filesUnder(start, ctx.signal)) {
-        if (ctx.signal.aborted) throw new Error('The search was cancelled.');
-        if (
-          nameFilter &&
-          !nameFilter.test(include?.includes('/') ? file.relative : path.basename(file.relative))
-        ) {
-          continue;
-        }
-        const lines = await textLines(file.absolute, ctx.signal);
-        for (let i = 0; i < lines.length; i++) {
-          const line = lines[i] as string;
-          const match = regex.exec(line);
-          if (!match) continue;
-          if (found.length === max) {
-            return `${found.join('\n')}\n\n[Stopped at ${max} matching lines: narrow the pattern, path or include.]`;
+  return withPathPolicyHook(
+    tool({
+      name: 'grep',
+      description:
+        'Search file contents inside the root with a JavaScript regular expression. Returns ' +
+        '"path:line: text" lines. Skips binary files, node_modules and .git. Use include to filter ' +
+        `file names and path to narrow the search. At most ${maxMatches} matching lines.`,
+      parameters: grepParameters,
+      concurrencySafe: true,
+      execute: async ({ pattern, path: requested = '.', include, ignoreCase, limit }, ctx) => {
+        const regex = compile(pattern, ignoreCase === true);
+        const nameFilter = include === undefined ? undefined : compileGlob(include);
+        const start = await resolveInRoot(options.root, requested);
+        checkPath(pathPolicy, 'grep', start.absolute, start.root);
+        if (!start.exists) throw new Error(`Path not found: ${start.relative}.`);
+        const max = Math.min(limit ?? maxMatches, maxMatches);
+        const found: string[] = [];
+        const skip = (absolute: string) =>
+          pathPolicy?.refusal('grep', absolute, start.root, true) !== undefined;
+        for await (const file of filesUnder(start, ctx.signal, skip)) {
+          if (ctx.signal.aborted) throw new Error('The search was cancelled.');
+          if (
+            nameFilter &&
+            !nameFilter.test(include?.includes('/') ? file.relative : path.basename(file.relative))
+          ) {
+            continue;
           }
-          found.push(`${escapeName(file.relative)}:${i + 1}: ${clip(line, match.index)}`);
+          const lines = await textLines(file.absolute, ctx.signal);
+          for (let i = 0; i < lines.length; i++) {
+            const line = lines[i] as string;
+            const match = regex.exec(line);
+            if (!match) continue;
+            if (found.length === max) {
+              return `${found.join('\n')}\n\n[Stopped at ${max} matching lines: narrow the pattern, path or include.]`;
+            }
+            found.push(`${escapeName(file.relative)}:${i + 1}: ${clip(line, match.index)}`);
+          }
         }
-      }
-      return found.length ? found.join('\n') : `No matches for /${pattern}/ in ${start.relative}.`;
-    },
-  });
+        return found.length ? found.join('\n') : `No matches for /${pattern}/ in ${start.relative}.`;
+      },
+    }),
+    (policy) => grepTool(options, policy),
+    pathPolicy,
+  );
 }
 
 function compile(pattern: string, ignoreCase: boolean): RegExp {
@@ -119,7 +131,11 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
   }
 }
 
-async function* filesUnder(start: ResolvedPath, signal: AbortSignal): AsyncGenerator<ResolvedPath> {
+async function* filesUnder(
+  start: ResolvedPath,
+  signal: AbortSignal,
+  skip: (absolute: string) => boolean,
+): AsyncGenerator<ResolvedPath> {
   const stats = await stat(start.absolute);
   if (!stats.isDirectory()) {
     if (!stats.isFile())
@@ -131,6 +147,7 @@ async function* filesUnder(start: ResolvedPath, signal: AbortSignal): AsyncGener
     root: start.root,
     maxDepth: MAX_WALK_DEPTH,
     signal,
+    skip,
   })) {
     if (entry.kind === 'file') yield { ...start, absolute: entry.absolute, relative: entry.relative };
   }

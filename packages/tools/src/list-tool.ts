@@ -2,6 +2,7 @@ import { tool, type Tool } from '@rxagent/core';
 import { z } from 'zod';
 import { escapeName } from './escape-name.js';
 import { statFolder } from './fs-messages.js';
+import { checkPath, withPathPolicyHook, type PathPolicy } from './permissions/path-policy.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { walkTree, type TreeEntry } from './walk-tree.js';
 
@@ -59,34 +60,52 @@ export interface ListToolOptions {
  * @example
  * runAgent({ model, prompt: 'What is in this project?', tools: [listTool({ root: '/work/project' })] });
  */
-export function listTool(options: ListToolOptions): Tool<ListArgs, string> {
+export function listTool(
+  options: ListToolOptions,
+  /** Set by `permissions().tools()`: its path rules, applied to every path touched. */
+  pathPolicy?: PathPolicy,
+): Tool<ListArgs, string> {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  return tool({
-    name: 'list',
-    description:
-      'List a folder inside the root: one path per line (relative to the root), folders end ' +
-      'with "/", symlinks with "@". depth > 1 also lists subfolders (node_modules and .git are ' +
-      `not entered). At most ${maxEntries} entries.`,
-    parameters: listParameters,
-    concurrencySafe: true,
-    execute: async ({ path = '.', depth = 1, limit }, ctx) => {
-      const folder = await resolveInRoot(options.root, path);
-      await statFolder(folder);
-      const max = Math.min(limit ?? maxEntries, maxEntries);
-      const lines: string[] = [];
-      const walk = walkTree(folder.absolute, { root: folder.root, maxDepth: depth, signal: ctx.signal });
-      for await (const entry of walk) {
-        if (lines.length === max) {
-          return (
-            `${lines.join('\n')}\n\n[Stopped at ${max} entries: list a subfolder, or use a ` +
-            'smaller depth, to see the rest.]'
-          );
+  return withPathPolicyHook(
+    tool({
+      name: 'list',
+      description:
+        'List a folder inside the root: one path per line (relative to the root), folders end ' +
+        'with "/", symlinks with "@". depth > 1 also lists subfolders (node_modules and .git are ' +
+        `not entered). At most ${maxEntries} entries.`,
+      parameters: listParameters,
+      concurrencySafe: true,
+      execute: async ({ path = '.', depth = 1, limit }, ctx) => {
+        const folder = await resolveInRoot(options.root, path);
+        checkPath(pathPolicy, 'list', folder.absolute, folder.root);
+        await statFolder(folder);
+        const max = Math.min(limit ?? maxEntries, maxEntries);
+        const lines: string[] = [];
+        let hidden = 0;
+        const skip = (absolute: string) =>
+          pathPolicy?.refusal('list', absolute, folder.root, true) !== undefined && ++hidden > 0;
+        const walk = walkTree(folder.absolute, {
+          root: folder.root,
+          maxDepth: depth,
+          signal: ctx.signal,
+          skip,
+        });
+        for await (const entry of walk) {
+          if (lines.length === max) {
+            return (
+              `${lines.join('\n')}\n\n[Stopped at ${max} entries: list a subfolder, or use a ` +
+              'smaller depth, to see the rest.]'
+            );
+          }
+          lines.push(display(entry));
         }
-        lines.push(display(entry));
-      }
-      return lines.length ? lines.join('\n') : `[${folder.relative} is empty.]`;
-    },
-  });
+        const note = hidden > 0 ? `\n\n[${hidden} entries left out by permission rules.]` : '';
+        return (lines.length ? lines.join('\n') : `[${folder.relative} is empty.]`) + note;
+      },
+    }),
+    (policy) => listTool(options, policy),
+    pathPolicy,
+  );
 }
 
 function display(entry: TreeEntry): string {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { link, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { editTool } from './edit-tool.js';
-import { createReadState, type FileReadState } from './read-state.js';
+import { createReadState, stampOf, type FileReadState } from './read-state.js';
 import { readTool } from './read-tool.js';
 import { NotTextFileError } from './tool-errors.js';
 import { writeTool } from './write-tool.js';
@@ -34,7 +34,12 @@ describe('read, write and edit keep bytes and inodes safe', () => {
 
   it('edit refuses a Latin-1 file and leaves its bytes as they were', async () => {
     const file = await t.put('latin1.txt', latin1);
-    await read('latin1.txt').catch(() => undefined);
+    // Never read (read refuses it): edit refuses it unread.
+    expect(await edit('latin1.txt', 'caf', 'CAF').catch((e: unknown) => e)).toMatchObject({
+      reason: 'not-read',
+    });
+    // Known to the run (as if read before it turned Latin-1): edit reads it and says why not.
+    readState.record('run-1', file, stampOf(await stat(file), latin1));
     expect(reasonOf(await edit('latin1.txt', 'caf', 'CAF').catch((e: unknown) => e))).toBe('not-utf8');
     expect(await readFile(file)).toEqual(latin1);
   });
@@ -49,6 +54,7 @@ describe('read, write and edit keep bytes and inodes safe', () => {
     const bytes = Buffer.concat([Buffer.from('a'.repeat(9000)), Buffer.from([0]), Buffer.from('b\n')]);
     const file = await t.put('late-nul.txt', bytes);
     expect(reasonOf(await read('late-nul.txt').catch((e: unknown) => e))).toBe('binary');
+    readState.record('run-1', file, stampOf(await stat(file), bytes));
     expect(reasonOf(await edit('late-nul.txt', 'b', 'c').catch((e: unknown) => e))).toBe('binary');
     expect(await readFile(file)).toEqual(bytes);
   });

@@ -93,7 +93,8 @@ export function truncateTail(lines: readonly string[], limits: TruncationLimits)
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${round(bytes / 1024)} KB`;
-  return `${round(bytes / (1024 * 1024))} MB`;
+  if (bytes < 1024 ** 3) return `${round(bytes / (1024 * 1024))} MB`;
+  return `${round(bytes / 1024 ** 3)} GB`;
 }
 
 function round(value: number): string {

@@ -39,6 +39,8 @@ export interface WalkOptions {
   maxDepth: number;
   /** Checked before each folder is read: an aborted walk throws. */
   signal?: AbortSignal;
+  /** Entries it returns true for are neither yielded nor entered (permission path rules). */
+  skip?: (absolute: string) => boolean;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function* walkTree(folder: string, options: WalkOptions, depth = 1)
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const absolute = path.join(folder, entry.name);
+    if (options.skip?.(absolute)) continue;
     const kind = kindOf(entry);
     yield { absolute, relative: relativeTo(options.root, absolute), kind, depth };
     if (kind === 'folder' && depth < options.maxDepth && !SKIPPED_FOLDERS.includes(entry.name)) {

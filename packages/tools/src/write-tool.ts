@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { assertFreshRead, createReadState, recordWrite, type FileReadState } from './read-state.js';
 import { readRegularFile } from './regular-file.js';
+import { checkPath, withPathPolicyHook, type PathPolicy } from './permissions/path-policy.js';
 import { resolveInRoot } from './resolve-in-root.js';
 import { textProblem } from './text-file.js';
 import { NotTextFileError } from './tool-errors.js';
@@ -46,33 +47,42 @@ export interface WriteToolOptions {
  * const readState = createReadState();
  * const tools = [readTool({ root, readState }), writeTool({ root, readState })];
  */
-export function writeTool(options: WriteToolOptions): Tool<WriteArgs, string> {
+export function writeTool(
+  options: WriteToolOptions,
+  /** Set by `permissions().tools()`: its path rules, applied to every path touched. */
+  pathPolicy?: PathPolicy,
+): Tool<WriteArgs, string> {
   const readState = options.readState ?? createReadState();
-  return tool({
-    name: 'write',
-    description:
-      'Create a file, or overwrite one, with the given content; missing folders are created. ' +
-      'An existing file must be read first (in this run). Prefer edit for changing part of a file.',
-    parameters: writeParameters,
-    concurrencySafe: false,
-    execute: async ({ path: requested, content }, ctx) => {
-      const file = await resolveInRoot(options.root, requested);
-      if (file.exists) {
-        if ((await stat(file.absolute)).isDirectory()) {
-          throw new Error(`${file.relative} is a folder: give the path of a file.`);
+  return withPathPolicyHook(
+    tool({
+      name: 'write',
+      description:
+        'Create a file, or overwrite one, with the given content; missing folders are created. ' +
+        'An existing file must be read first (in this run). Prefer edit for changing part of a file.',
+      parameters: writeParameters,
+      concurrencySafe: false,
+      execute: async ({ path: requested, content }, ctx) => {
+        const file = await resolveInRoot(options.root, requested);
+        checkPath(pathPolicy, 'write', file.absolute, file.root);
+        if (file.exists) {
+          if ((await stat(file.absolute)).isDirectory()) {
+            throw new Error(`${file.relative} is a folder: give the path of a file.`);
+          }
+          const existing = (await readRegularFile(file.absolute, { signal: ctx.signal }))?.bytes;
+          if (!existing) throw new Error(`${file.relative} is not a regular file.`);
+          // It could not have been read: say why rather than "read it first".
+          const problem = textProblem(existing);
+          if (problem) throw new NotTextFileError(file.relative, problem, 'write replaces');
+          await assertFreshRead(readState, ctx.runId, file, existing);
         }
-        const existing = (await readRegularFile(file.absolute, { signal: ctx.signal }))?.bytes;
-        if (!existing) throw new Error(`${file.relative} is not a regular file.`);
-        // It could not have been read: say why rather than "read it first".
-        const problem = textProblem(existing);
-        if (problem) throw new NotTextFileError(file.relative, problem, 'write replaces');
-        await assertFreshRead(readState, ctx.runId, file, existing);
-      }
-      await mkdir(path.dirname(file.absolute), { recursive: true });
-      const bytes = Buffer.from(content, 'utf8');
-      await writeFileAtomic(file.absolute, bytes);
-      await recordWrite(readState, ctx.runId, file.absolute, bytes);
-      return `${file.exists ? 'Overwrote' : 'Created'} ${file.relative} (${bytes.length} bytes).`;
-    },
-  });
+        await mkdir(path.dirname(file.absolute), { recursive: true });
+        const bytes = Buffer.from(content, 'utf8');
+        await writeFileAtomic(file.absolute, bytes);
+        await recordWrite(readState, ctx.runId, file.absolute, bytes);
+        return `${file.exists ? 'Overwrote' : 'Created'} ${file.relative} (${bytes.length} bytes).`;
+      },
+    }),
+    (policy) => writeTool(options, policy),
+    pathPolicy,
+  );
 }

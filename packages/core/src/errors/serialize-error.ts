@@ -1,3 +1,4 @@
+import { redactSecrets } from '../util/redact-secret.js';
 import { ProviderError } from './provider-error.js';
 import { OverloadedError, RateLimitError } from './provider-errors.js';
 
@@ -17,15 +18,27 @@ export interface SerializedError {
 }
 
 /**
- * Turns any thrown value into a `SerializedError` (no stack, no body, no cause: nothing that
- * could carry a secret).
+ * Options of `serializeError`.
  *
  * @example
- * const json = JSON.stringify(serializeError(err));
+ * serializeError(error, { secrets: model.secrets });
  */
-export function serializeError(error: unknown): SerializedError {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-  const out: SerializedError = { name: error.name, message: error.message };
+export interface SerializeErrorOptions {
+  /** Values replaced by `[redacted]` in the message (a model's `secrets`). */
+  secrets?: readonly string[];
+}
+
+/**
+ * Turns any thrown value into a `SerializedError` (no stack, no body, no cause: nothing that
+ * could carry a secret), with `options.secrets` redacted from the message.
+ *
+ * @example
+ * const json = JSON.stringify(serializeError(err, { secrets: model.secrets }));
+ */
+export function serializeError(error: unknown, options: SerializeErrorOptions = {}): SerializedError {
+  const clean = (text: string) => redactSecrets(text, options.secrets);
+  if (!(error instanceof Error)) return { name: 'Error', message: clean(String(error)) };
+  const out: SerializedError = { name: error.name, message: clean(error.message) };
   if (ProviderError.isInstance(error)) {
     if (error.status !== undefined) out.status = error.status;
     if (error.code !== undefined) out.code = error.code;

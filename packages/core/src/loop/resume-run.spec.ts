@@ -16,7 +16,9 @@ import { runAgent } from './run-agent.js';
 
 // A clock that stands still, so two runs made at different moments stamp the same times; work
 // runs at once (retries back off 0 ms here).
-const still: SchedulerLike = Object.assign(Object.create(queueScheduler) as SchedulerLike, { now: () => 1_000 });
+const still: SchedulerLike = Object.assign(Object.create(queueScheduler) as SchedulerLike, {
+  now: () => 1_000,
+});
 
 /** One step of a random run: what the model answers (and whether its first attempt fails). */
 interface StepPlan {

@@ -150,7 +150,7 @@ export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observa
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
-    return instrument.events(run$, { runId, scheduler, provider, modelId });
+    return instrument.events(run$, { runId, scheduler, provider, modelId, secrets: config.model.secrets });
   });
 }
 

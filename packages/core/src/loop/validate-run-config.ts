@@ -10,6 +10,7 @@ import {
   checkToolHooks,
   OPTION_RULES,
 } from '../config/option-rules.js';
+import { checkDeferredTools } from '../tools/deferred-check.js';
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;
@@ -47,6 +48,7 @@ function checkTools(value: unknown): void {
     const label = typeof name === 'string' ? ` (tool "${name.slice(0, 64)}")` : '';
     checkNumber(`tools[${i}].timeoutMs${label}`, timeoutMs, OPTION_RULES.timeoutMs);
   });
+  checkDeferredTools(value);
 }
 
 /**

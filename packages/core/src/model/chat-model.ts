@@ -98,5 +98,10 @@ export interface ChatRequest {
 export interface ChatModel {
   readonly provider: string;
   readonly modelId: string;
+  /**
+   * Values that must never leave the process (its API key, tokens): the core redacts them
+   * from every error of this model (`redactError`) before events, spans, the proxy or a log see it.
+   */
+  readonly secrets?: readonly string[];
   stream(request: ChatRequest): Observable<ModelEvent>;
 }

@@ -1,6 +1,7 @@
 import { asyncScheduler, catchError, defer, map, Subject, tap, throwError } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import { AgentConfigError } from '../errors/agent-errors.js';
+import { redactError } from '../errors/redact-error.js';
 import { serializeError, type SerializedError } from '../errors/serialize-error.js';
 import type { ChatModel, ChatRequest } from './chat-model.js';
 import { failoverReason, type FailoverReason } from './failover-reason.js';
@@ -121,7 +122,8 @@ export function fallbackModel(
           });
         }
       }),
-      catchError((error: unknown) => {
+      catchError((raw: unknown) => {
+        const error = redactError(raw, member.secrets);
         const reason = failoverReason(error);
         if (reason === undefined) return throwError(() => error);
         failedAt.set(member, scheduler.now());
@@ -138,7 +140,7 @@ export function fallbackModel(
     );
   };
 
-  return {
+  const model = {
     get provider() {
       return order()[0]!.provider;
     },
@@ -149,6 +151,11 @@ export function fallbackModel(
     events$: events.asObservable(),
     stream: (request: ChatRequest) => defer(() => attempt(request, order(), 0)),
   };
+  // Every member's secrets, not enumerable: JSON.stringify(model) must not print them.
+  return Object.defineProperty(model, 'secrets', {
+    value: Object.freeze([...new Set(models.flatMap((m) => m.secrets ?? []))]),
+    enumerable: false,
+  });
 }
 
 /** The finish event with the answering model's names filled in where the adapter left them out. */

@@ -1,5 +1,6 @@
-import { defer } from 'rxjs';
+import { catchError, defer, throwError } from 'rxjs';
 import { AgentConfigError } from '../errors/agent-errors.js';
+import { redactError } from '../errors/redact-error.js';
 import type { ChatModel } from './chat-model.js';
 import { portableTranscript } from './portable-transcript.js';
 
@@ -54,7 +55,9 @@ export function swappableModel(initial: ChatModel): SwappableModel {
     stream: (request) =>
       defer(() => {
         const model = current;
-        return model.stream({ ...request, messages: portableTranscript(request.messages, model.provider) });
+        return model
+          .stream({ ...request, messages: portableTranscript(request.messages, model.provider) })
+          .pipe(catchError((error: unknown) => throwError(() => redactError(error, model.secrets))));
       }),
   };
 }

@@ -3,6 +3,7 @@ import { RetriesExhaustedError } from '../errors/agent-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { ContextOverflowError } from '../errors/provider-errors.js';
 import { RxAgentError } from '../errors/rxagent-error.js';
+import { redactError } from '../errors/redact-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Turn } from '../turn/turn.js';
@@ -49,13 +50,15 @@ export function callModel(
   const backoff = options.retryBackoff ?? settings.retryBackoff;
   // What follows a failed attempt: a recovered context, a retry after its delay, or the error.
   const onFailure = (
-    error: unknown,
+    raw: unknown,
     attemptNo: number,
     messages: readonly Message[],
     failures: readonly unknown[],
     recovered: boolean,
     base: Turn,
   ): Observable<LoopItem> => {
+    // Every failure of the model is redacted of its secrets before anything sees it.
+    const error = redactError(raw, model.secrets);
     const all = [...failures, error];
     if (ContextOverflowError.isInstance(error) && turn.recoverOverflow && !recovered) {
       return concat(

@@ -1,6 +1,7 @@
 import type { JSONSchema } from '../model/chat-model.js';
 import { validateWithSchema, type ArgumentIssue } from '../tools/validate-args.js';
 import type { ResolvedOutput } from './output-schema.js';
+import { withoutProtoKeys } from '../util/without-proto-keys.js';
 import { dropAddedNulls } from './strict-json-schema.js';
 
 /** The outcome of checking one final answer. */
@@ -21,7 +22,8 @@ export function answerJson(text: string): string {
  * checkAnswer({ city: 'Paris' }, resolveOutput(schema));
  */
 export function checkAnswer(value: unknown, output: ResolvedOutput, strictFrom?: JSONSchema): AnswerCheck {
-  const input = strictFrom ? dropAddedNulls(value, strictFrom) : value;
+  const own = withoutProtoKeys(value);
+  const input = strictFrom ? dropAddedNulls(own, strictFrom) : own;
   const result = validateWithSchema(output.parameters, input);
   if (!result.ok) return { ok: false, issues: result.issues };
   return { ok: true, value: output.wrapped ? (result.value as { answer: unknown }).answer : result.value };

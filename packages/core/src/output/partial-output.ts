@@ -1,4 +1,5 @@
 import { Allow, parse } from 'partial-json';
+import { withoutProtoKeys } from '../util/without-proto-keys.js';
 import type { MessageUpdateEvent, OutputUpdateEvent } from '../events/agent-event.js';
 import type { AssistantMessage } from '../messages/types.js';
 
@@ -58,6 +59,8 @@ export function partialOutputFollower(spec: {
     const key = JSON.stringify(value);
     if (key === undefined || key === last) return undefined;
     last = key;
-    return { type: 'output-update', output: value };
+    // Parsed again: `partial-json` turns a `__proto__` key into a prototype; JSON.parse keeps
+    // it an own key, which goes too.
+    return { type: 'output-update', output: withoutProtoKeys(JSON.parse(key) as unknown) };
   };
 }

@@ -99,6 +99,7 @@ export function dropAddedNulls(value: unknown, original: JSONSchema): unknown {
   const required = new Set(Array.isArray(original.required) ? (original.required as string[]) : []);
   const out: Schema = {};
   for (const [key, v] of Object.entries(value)) {
+    if (key === '__proto__') continue; // never a prototype (see withoutProtoKeys)
     const prop = original.properties[key];
     if (v === null && !required.has(key) && !acceptsNull(prop)) continue;
     out[key] = isSchema(prop) ? dropAddedNulls(v, prop) : v;

@@ -48,7 +48,9 @@ export interface ChunkMapper<Chunk> {
  * @example
  * const open: StreamOpener<ChatCompletionChunk> = (signal) => client.chat.completions.create(body, { signal, maxRetries: 0 });
  */
-export type StreamOpener<Chunk> = (signal: AbortSignal) => Promise<AsyncIterable<Chunk> | OpenedStream<Chunk>>;
+export type StreamOpener<Chunk> = (
+  signal: AbortSignal,
+) => Promise<AsyncIterable<Chunk> | OpenedStream<Chunk>>;
 
 /**
  * An opened stream with the events its response head gave (e.g. the provider's rate-limit

@@ -1,4 +1,6 @@
+import type { AgentConfigError } from '../errors/agent-errors.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { checkSessionWrite } from './check-session-write.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { Session, SessionSnapshot } from './session.js';
 
@@ -28,6 +30,8 @@ export class InMemorySession implements Session {
   }
 
   append(messages: readonly AgentMessage[], expectedVersion: number): Promise<number> {
+    const bad = misuse(() => checkSessionWrite('InMemorySession.append', messages, expectedVersion, true));
+    if (bad) return Promise.reject(bad);
     if (expectedVersion !== this.version) {
       return Promise.reject(new SessionConflictError(this.id, expectedVersion, this.version));
     }
@@ -36,10 +40,21 @@ export class InMemorySession implements Session {
   }
 
   clear(expectedVersion?: number): Promise<number> {
+    const bad = misuse(() => checkSessionWrite('InMemorySession.clear', undefined, expectedVersion, false));
+    if (bad) return Promise.reject(bad);
     if (expectedVersion !== undefined && expectedVersion !== this.version) {
       return Promise.reject(new SessionConflictError(this.id, expectedVersion, this.version));
     }
     this.messages = [];
     return Promise.resolve(++this.version);
+  }
+}
+
+function misuse(check: () => void): AgentConfigError | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return error as AgentConfigError;
   }
 }

@@ -130,3 +130,63 @@ describe('jsonSchema(): schemas with $id', () => {
     });
   });
 });
+
+describe('jsonSchema(): patterns run in linear time', () => {
+  // A pattern with nested quantifiers: a backtracking engine takes exponential time on an
+  // input that almost matches (here about 2 s for 28 characters; each more one doubles it),
+  // blocking the event loop so that no tool timeout can fire. MCP servers write such schemas.
+  const evil = '^([a-zA-Z0-9]+\\s?)*$';
+  const schema = (pattern: string): JSONSchema => ({
+    type: 'object',
+    properties: { name: { type: 'string', pattern } },
+    required: ['name'],
+  });
+
+  it('checks a pattern against a hostile argument in linear time', () => {
+    const lookup = makeTool(jsonSchema(schema(evil)));
+    const started = performance.now();
+    const short = validateToolCall(lookup, call({ name: `${'a'.repeat(27)}?` }));
+    // Linear: well under a millisecond. The bound is loose for a busy machine.
+    expect(performance.now() - started).toBeLessThan(1000);
+    const long = validateToolCall(lookup, call({ name: `${'a'.repeat(100_000)}?` }));
+    for (const result of [short, long]) {
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error).toContain(`must match pattern "${evil}"`);
+    }
+    expect(validateToolCall(lookup, call({ name: 'abc def 42' }))).toEqual({
+      ok: true,
+      args: { name: 'abc def 42' },
+    });
+  });
+
+  it('keeps JSON Schema pattern semantics: unanchored, unicode, classes and escapes', () => {
+    const cases: [string, string, boolean][] = [
+      ['b', 'abc', true],
+      ['^\\d{3}-\\d{4}$', '555-1234', true],
+      ['^\\d{3}-\\d{4}$', '555-12345', false],
+      ['^[\\w.]+@[\\w.]+$', 'ada@example.org', true],
+      ['^\\p{L}+$', 'Ünïcödé', true],
+      ['^a/b$', 'a/b', true],
+      ['^(?<year>\\d{4})$', '2026', true],
+    ];
+    for (const [pattern, value, ok] of cases) {
+      const lookup = makeTool(jsonSchema(schema(pattern)));
+      expect([pattern, value, validateToolCall(lookup, call({ name: value })).ok]).toEqual([
+        pattern,
+        value,
+        ok,
+      ]);
+    }
+  });
+
+  it('refuses at definition a pattern no linear-time engine can run, saying what to change', () => {
+    for (const pattern of ['^(a+)\\1$', '^(?=a)a$', '^(?!b)a$']) {
+      const error = errorOf(() => jsonSchema(schema(pattern)));
+      expect(AgentConfigError.isInstance(error)).toBe(true);
+      expect(error?.message).toContain(`the pattern ${JSON.stringify(pattern)} needs backtracking`);
+      expect(error?.message).toContain('rewrite it without backreferences or lookaround');
+    }
+    // A pattern that is not a regular expression at all is still reported as one.
+    expect(errorOf(() => jsonSchema(schema('(')))?.message).toContain('Invalid regular expression');
+  });
+});

@@ -2,10 +2,16 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { JSONSchema } from '../model/chat-model.js';
 import { describeValue } from '../util/describe-value.js';
+import { linearRegExp } from './linear-regexp.js';
 
-// Options of every validator: all errors, unknown keywords tolerated.
+// Options of every validator: all errors, unknown keywords tolerated, patterns run by RE2.
 // Formats are not checked (no format vocabulary is loaded): say so to ajv, which otherwise warns on stderr for each one.
-const OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+const OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  code: { regExp: linearRegExp },
+} as const;
 // Checks schemas against their meta-schema (compiled once, here); it never keeps a user schema.
 const checker = new Ajv(OPTIONS);
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -19,7 +25,8 @@ function fail(owner: string, problem: string): AgentConfigError {
 /**
  * Compiles a JSON Schema into an ajv validator, once per schema object. Each schema gets its
  * own ajv instance, so schemas carrying `$id` never collide, however many times a tool is
- * made. An invalid schema (bad keyword value, unresolvable `$ref`, bad regex…) throws an
+ * made. Patterns run in linear time (`linearRegExp`). An invalid schema (bad keyword value,
+ * unresolvable `$ref`, bad regex, a pattern that needs backtracking…) throws an
  * `AgentConfigError` saying what is wrong; `owner` says whose schema it is.
  *
  * @example

@@ -1,4 +1,4 @@
-import { asyncScheduler, lastValueFrom, toArray } from 'rxjs';
+import { asyncScheduler, lastValueFrom, tap, toArray } from 'rxjs';
 import { z } from 'zod';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { AgentConfigError } from '../errors/agent-errors.js';
@@ -107,6 +107,31 @@ describe('deferred tools and tool_search', () => {
     expect([
       ...activatedTools([result('Activated: ["a"]', true), result('Activated: nonsense'), result('hello')]),
     ]).toEqual([]);
+  });
+
+  it('refuses deferred tools without tool_search at start, before any event or model call', async () => {
+    const model = scriptedModel([textTurn('Hi')]);
+    const events: AgentEvent[] = [];
+    const error = await lastValueFrom(
+      runAgent({ model, tools: [weather], prompt: 'Hi' }).pipe(tap((e) => events.push(e))),
+    ).catch((e: unknown) => e);
+    expect(AgentConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/"get_weather" are deferred.*withToolSearch\(tools\)/);
+    expect([events, model.requests]).toEqual([[], []]);
+  });
+
+  it('refuses a deferred flag that is not a boolean when the tool is made', () => {
+    expect(() =>
+      tool({
+        name: 'later',
+        description: 'd',
+        parameters: z.object({}),
+        deferred: 'yes' as never,
+        execute: () => '',
+      }),
+    ).toThrow(
+      'Tool "later": deferred must be true or false (true keeps its schema out of requests until tool_search activates it); received "yes".',
+    );
   });
 
   it('fails loudly when deferred tools have no tool_search to activate them', async () => {

@@ -7,6 +7,7 @@ import type { JSONSchema } from '../model/chat-model.js';
 import type { ApprovalVerdict } from './approval-decision.js';
 import { checkToolParameters } from './check-parameters.js';
 import { compileJsonSchema } from './json-schema-validator.js';
+import { checkDeferredFlag } from './deferred-flag.js';
 import type { ApprovalRequest } from './tool-hooks.js';
 import { checkToolName } from './tool-name.js';
 
@@ -181,6 +182,7 @@ export function tool<P extends ToolParameters<unknown>, R>(
 ): Tool<InferToolArgs<P>, R> {
   checkToolName(definition?.name);
   checkToolParameters(definition.parameters, definition.name);
+  checkDeferredFlag(definition.deferred, definition.name);
   // The definition is the tool; the cast only ties `parameters` to the inferred arguments type.
   return definition as unknown as Tool<InferToolArgs<P>, R>;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ToolCallPart } from '../messages/types.js';
 import type { JSONSchema, ToolSpec } from '../model/chat-model.js';
 import { clip } from '../util/clip.js';
+import { withoutProtoKeys } from '../util/without-proto-keys.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { isJsonSchemaParameters, type AnyTool, type ToolParameters } from './tool.js';
 
@@ -96,7 +97,9 @@ export function validateToolCall(tool: AnyTool, call: ToolCallPart): ArgsValidat
   // A free-form tool (string parameters) takes the model's text as is, the empty text too.
   const freeForm = toolParametersJsonSchema(tool.parameters).type === 'string';
   const args =
-    !freeForm && (call.args === undefined || call.args === null || call.args === '') ? {} : call.args;
+    !freeForm && (call.args === undefined || call.args === null || call.args === '')
+      ? {}
+      : withoutProtoKeys(call.args);
   const result = validateWithSchema(tool.parameters, args);
   if (result.ok) return { ok: true, args: result.value };
   const lines = result.issues

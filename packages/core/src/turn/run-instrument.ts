@@ -14,6 +14,8 @@ export interface InstrumentedRun {
   scheduler: SchedulerLike;
   provider: string;
   modelId: string;
+  /** The model's `secrets`: an instrument that records errors redacts them (`redactError`). */
+  secrets?: readonly string[];
 }
 
 /**

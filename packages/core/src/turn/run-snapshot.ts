@@ -1,7 +1,12 @@
 import type { StopSignal } from '../events/stop-signal.js';
 import type { AgentMessage, Usage, UserMessage } from '../messages/types.js';
 
-/** The version of the snapshot format `turn.snapshot()` writes and `resumeRun` reads. */
+/**
+ * The version of the snapshot format `turn.snapshot()` writes and `resumeRun` reads.
+ *
+ * @example
+ * if (snapshot.version !== RUN_SNAPSHOT_VERSION) console.warn('written by another rxagent');
+ */
 export const RUN_SNAPSHOT_VERSION = 1;
 
 /**

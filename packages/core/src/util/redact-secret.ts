@@ -8,17 +8,48 @@ const REDACTED = '[redacted]';
  * redactSecret('bad key sk-123', 'sk-123'); // 'bad key [redacted]'
  */
 export function redactSecret<T>(value: T, secret: string | undefined): T {
-  if (!secret || secret.length < 4) return value;
-  return redact(value, secret, 0) as T;
+  return redactSecrets(value, secret === undefined ? [] : [secret]);
 }
 
-function redact(value: unknown, secret: string, depth: number): unknown {
-  if (typeof value === 'string') return value.split(secret).join(REDACTED);
+/**
+ * `redactSecret` for several secrets at once (those shorter than 4 characters are ignored:
+ * they would redact ordinary text).
+ *
+ * @example
+ * redactSecrets('key sk-1 or sk-2', ['sk-1', 'sk-2']); // 'key [redacted] or [redacted]'
+ */
+export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
+  const usable = usableSecrets(secrets);
+  return usable.length === 0 ? value : (redact(value, usable, 0) as T);
+}
+
+/** The secrets worth redacting: strings of at least 4 characters, longest first. */
+export function usableSecrets(secrets: readonly unknown[] | undefined): string[] {
+  return (secrets ?? [])
+    .filter((s): s is string => typeof s === 'string' && s.length >= 4)
+    .sort((a, b) => b.length - a.length);
+}
+
+function redact(value: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return secrets.reduce((text, s) => text.split(s).join(REDACTED), value);
   if (depth > 8 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, secret, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => redact(item, secrets, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = redact(item, secret, depth + 1);
+  for (const [key, item] of Object.entries(value)) {
+    if (key !== '__proto__') out[key] = redact(item, secrets, depth + 1);
+  }
   return out;
+}
+
+/**
+ * True when any of `secrets` appears in `value`: a string, or an error's message, stack,
+ * causes or JSON (a value that cannot be serialized counts as mentioning them).
+ *
+ * @example
+ * mentionsSecrets(new Error('bad key sk-1234'), ['sk-1234']); // true
+ */
+export function mentionsSecrets(value: unknown, secrets: readonly string[]): boolean {
+  return secrets.some((secret) => mentions(value, secret, 0));
 }
 
 function mentions(value: unknown, secret: string, depth: number): boolean {

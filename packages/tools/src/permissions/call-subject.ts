@@ -1,4 +1,5 @@
 import type { ToolKind } from './permission-types.js';
+import { analyzeShell, type ShellAnalysis } from './shell-commands.js';
 
 /**
  * The tool kinds of the built-in tools of `@rxagent/tools`.
@@ -21,6 +22,8 @@ export interface CallSubject {
   kind: ToolKind;
   path?: string;
   command?: string;
+  /** The simple commands `command` runs (parsed once per call). */
+  commands?: ShellAnalysis;
 }
 
 /**
@@ -37,6 +40,9 @@ export function callSubject(
   const subject: CallSubject = { kind };
   if (typeof a.path === 'string') subject.path = a.path;
   else if (kind === 'read' && (toolName === 'list' || toolName === 'grep')) subject.path = '.';
-  if (typeof a.command === 'string') subject.command = a.command;
+  if (typeof a.command === 'string') {
+    subject.command = a.command;
+    subject.commands = analyzeShell(a.command);
+  }
   return subject;
 }

@@ -27,10 +27,11 @@ export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 
 /**
  * A rule on tool names and arguments. `tool` is a name or a glob over names (`mcp_*`); `path`
- * a glob over the call's path argument, relative to the first root (`src/**`, `**\/*.env`);
- * `command` a prefix of the call's command, whole words (`git status` matches
- * `git status -s`, not `git statusx`). All given conditions must hold. Among matching rules,
- * deny wins over ask, ask over allow.
+ * a glob over paths relative to the first root (`src/**`, `**\/*.env`): the call's path
+ * argument, where it really leads (symlinks), and every path a built-in file tool touches;
+ * `command` a prefix, whole words, of any simple command the call's command line runs
+ * (`git status` matches `git status -s`, not `git statusx`). All given conditions must hold.
+ * Among matching rules, deny wins over ask, ask over allow.
  *
  * @example
  * const rules: PermissionRule[] = [

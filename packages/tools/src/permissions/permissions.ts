@@ -9,14 +9,10 @@ import {
 } from '@rxagent/core';
 import { resolveInRoot } from '../resolve-in-root.js';
 import { callSubject, type CallSubject } from './call-subject.js';
+import { decideCall, type Verdict } from './decide-call.js';
 import { compileRule, type CompiledRule } from './match-rule.js';
-import type {
-  PermissionBehavior,
-  PermissionMode,
-  PermissionRecord,
-  PermissionRule,
-  ToolKind,
-} from './permission-types.js';
+import { pathPolicyOf, realPathRefusal, underPathPolicy } from './path-rules.js';
+import type { PermissionMode, PermissionRecord, PermissionRule, ToolKind } from './permission-types.js';
 
 const MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'plan', 'bypass'];
 const MAX_AUDIT_TEXT = 200;
@@ -64,13 +60,6 @@ export interface Permissions {
   readonly audit$: Observable<PermissionRecord>;
 }
 
-interface Verdict {
-  decision: PermissionBehavior;
-  source: PermissionRecord['source'];
-  rule?: number;
-  reason?: string;
-}
-
 const isDecisions = (value: ReturnType<Approver>): value is Observable<ApprovalDecision> =>
   isObservable(value);
 
@@ -78,32 +67,6 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 const clipped = (text: string) => (text.length > MAX_AUDIT_TEXT ? `${text.slice(0, MAX_AUDIT_TEXT)}…` : text);
-
-function modeVerdict(mode: PermissionMode, toolName: string, kind: ToolKind): Verdict {
-  if (mode === 'bypass' || kind === 'read') return { decision: 'allow', source: 'mode' };
-  if (mode === 'plan') {
-    const what = kind === 'edit' ? 'changes files' : 'runs commands or has effects';
-    return {
-      decision: 'deny',
-      source: 'mode',
-      reason:
-        `Permission denied: plan mode is read-only and "${toolName}" ${what}. ` +
-        'Read and plan only; describe the change you would make instead of making it.',
-    };
-  }
-  if (mode === 'accept-edits' && kind === 'edit') return { decision: 'allow', source: 'mode' };
-  return { decision: 'ask', source: 'mode' };
-}
-
-function ruleReason(rule: PermissionRule, index: number, toolName: string): string {
-  const what =
-    rule.command !== undefined
-      ? ` command "${rule.command}"`
-      : rule.path !== undefined
-        ? ` path "${rule.path}"`
-        : '';
-  return `Permission denied by rule ${index + 1} (${rule.tool}${what}) for "${toolName}"${rule.reason ? `: ${rule.reason}` : '.'}`;
-}
 
 function checkMode(mode: unknown): PermissionMode {
   if (!MODES.includes(mode as PermissionMode)) {
@@ -169,26 +132,13 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
     options.audit?.(`${JSON.stringify(full)}\n`);
   };
 
+  const pathEnv = { rules, roots, kinds };
+  const pathPolicy = pathPolicyOf(pathEnv);
+  const hasPathRules = rules.some((r) => r.rule.path !== undefined);
+
   /** Rules and mode: what needs no file system. */
-  const decide = (toolName: string, subject: CallSubject): Verdict => {
-    const root = roots[0];
-    const matching = rules.filter((r) => r.matches(toolName, subject, root));
-    for (const decision of ['deny', 'ask', 'allow'] as const) {
-      const hit = matching.find((r) => r.rule.decision === decision);
-      if (!hit) continue;
-      if (decision === 'deny')
-        return {
-          decision,
-          source: 'rule',
-          rule: hit.index,
-          reason: ruleReason(hit.rule, hit.index, toolName),
-        };
-      if (decision === 'allow' && mode === 'plan' && subject.kind !== 'read') break;
-      if (decision === 'ask' && mode === 'bypass') return { decision: 'allow', source: 'mode' };
-      return { decision, source: 'rule', rule: hit.index };
-    }
-    return modeVerdict(mode, toolName, subject.kind);
-  };
+  const decide = (toolName: string, subject: CallSubject): Verdict =>
+    decideCall(rules, mode, toolName, subject, roots[0]);
 
   const outsideRoots = async (requested: string): Promise<string | undefined> => {
     if (roots.length === 0) return undefined;
@@ -207,7 +157,7 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
     );
   };
 
-  const toolGate: ToolGate = async ({ call }): Promise<GateDecision> => {
+  const toolGate: ToolGate = async ({ call, tool }): Promise<GateDecision> => {
     let subject: CallSubject = { kind: 'command' };
     try {
       subject = callSubject(call.name, call.args, kinds);
@@ -219,6 +169,14 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
         command: subject.command,
       };
       const verdict = decide(call.name, subject);
+      const real =
+        verdict.decision === 'deny' || !hasPathRules
+          ? undefined
+          : await realPathRefusal(pathEnv, pathPolicy, tool, call.name, subject, verdict, decide);
+      if (real) {
+        record({ ...base, decision: 'deny', source: 'rule', reason: real });
+        return { allowed: false, reason: real };
+      }
       if (verdict.decision !== 'deny' && subject.path !== undefined) {
         const outside = await outsideRoots(subject.path);
         if (outside) {
@@ -243,7 +201,8 @@ export function permissions(options: PermissionsOptions = {}): Permissions {
     }
   };
 
-  const wrapTool = (tool: AnyTool): AnyTool => {
+  const wrapTool = (given: AnyTool): AnyTool => {
+    const tool = underPathPolicy(given, pathPolicy);
     const own = tool.needsApproval;
     const needsApproval = (args: unknown): boolean => {
       const verdict = decide(tool.name, callSubject(tool.name, args, kinds));
