@@ -1,6 +1,7 @@
 import { runAgent, type AgentEvent, type ToolEndEvent, type ToolUpdateEvent } from '@rxagent/core';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import { mcpPromptMessages } from './prompt-messages.js';
 import { readMcpResource } from './read-resource.js';
 import { everythingStdio } from './test-servers.test.js';

@@ -1,5 +1,7 @@
-export { connectMcp, McpConnection } from './mcp-connection.js';
-export type { ConnectMcpOptions, McpConnectionStatus } from './mcp-connection.js';
+export { McpConnection } from './mcp-connection.js';
+export { connectMcp } from './connect-mcp.js';
+export type { ConnectMcpOptions } from './connect-mcp.js';
+export type { McpConnectionStatus } from './connection-status.js';
 export { mcpTools, McpToolset } from './mcp-tools.js';
 export { isMcpTool } from './mcp-tool.js';
 export type { McpTool, SkippedMcpTool } from './mcp-tool.js';
