@@ -12,6 +12,7 @@ import type {
 import type { StopReason, StopSignal } from '../stop/stop-signal.js';
 import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
 import type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './context-events.js';
+import type { ElicitationEndEvent, ElicitationRequestEvent } from './elicitation-events.js';
 
 /**
  * What one turn (a model call and its tools) produced.
@@ -289,6 +290,8 @@ export type AgentEvent =
   | OutputUpdateEvent
   | GuardrailStartEvent
   | GuardrailEndEvent
+  | ElicitationRequestEvent
+  | ElicitationEndEvent
   | AgentEndEvent;
 
 /**

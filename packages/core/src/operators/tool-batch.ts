@@ -169,6 +169,7 @@ export function runToolBatch(
           timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? config.toolTimeoutMs ?? 30_000,
           approvalRequired: (options.approvalRequired ?? config.approvalRequired ?? []).includes(call.name),
           approver: options.approver ?? config.approver,
+          ...(config.elicit ? { elicit: config.elicit } : {}),
           toolGate: options.toolGate ?? config.toolGate,
           middlewares: options.middlewares ?? config.middlewares ?? [],
           ...(guard ? { guard } : {}),

@@ -13,6 +13,7 @@ import {
   finalize,
   type SchedulerLike,
 } from 'rxjs';
+import type { Elicitor } from '../elicitation/elicitation-types.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage, ToolCallPart } from '../messages/types.js';
 import { clip } from '../util/clip.js';
@@ -43,6 +44,8 @@ export interface ToolCallEnv {
   /** The run lists this tool in `approvalRequired` (the tool's own `needsApproval` is checked too). */
   approvalRequired: boolean;
   approver?: Approver;
+  /** Answers the elicitations the tool makes (`ctx.elicit`). */
+  elicit?: Elicitor;
   toolGate?: ToolGate;
   middlewares: readonly ToolMiddleware[];
   /** Tool guardrails around the execution (after the gate, outside the middlewares). */
@@ -110,6 +113,7 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       env.messages,
       (event) => env.progress(event),
       env.approver,
+      env.elicit,
     );
     let ended = false;
 

@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
+import type { ElicitationAsk, ElicitationResponse } from '../elicitation/elicitation-types.js';
 import type { AgentMessage, ImagePart, TextPart, Usage } from '../messages/types.js';
 import type { JSONSchema } from '../model/chat-model.js';
 import type { ApprovalVerdict } from './approval-decision.js';
@@ -64,6 +65,13 @@ export interface ToolContext {
    * Fails closed. Absent in contexts built outside a run.
    */
   requestApproval?(request: ApprovalRequest): Observable<ApprovalVerdict>;
+  /**
+   * Asks a person for information while the tool runs (an MCP server's elicitation), through
+   * the run's human-in-the-loop path: `elicitation-request` / `elicitation-end` are emitted into
+   * the run and the run's `elicit` (or `Agent.respond`) answers. Fails closed (decline). Absent
+   * in contexts built outside a run.
+   */
+  elicit?(ask: ElicitationAsk): Observable<ElicitationResponse>;
 }
 
 /**
