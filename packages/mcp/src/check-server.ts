@@ -1,3 +1,4 @@
+import { checkOAuth } from './auth/check-oauth.js';
 import { McpConfigError } from './mcp-errors.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 import { checkPrefix } from './tool-names.js';
@@ -38,4 +39,15 @@ export function checkServer(server: McpServerConfig): void {
     }
   }
   if (typeof server.prefix === 'string') checkPrefix(server.prefix, server.name);
+  if (isStdioServer(server) && (server as { auth?: unknown }).auth !== undefined) {
+    throw new McpConfigError(
+      `The MCP server "${server.name}" is started over stdio: "auth" is for Streamable HTTP servers (give it credentials in "env").`,
+    );
+  }
+  if (!isStdioServer(server) && server.auth !== undefined) checkOAuth(server.name, server.auth);
+  if (server.sampling !== undefined && typeof server.sampling?.model?.stream !== 'function') {
+    throw new McpConfigError(
+      `The MCP server "${server.name}" has "sampling" without a model: give { model } (the model that answers its requests).`,
+    );
+  }
 }

@@ -1,5 +1,6 @@
 import { checkServer, publicUrl } from './check-server.js';
-import { McpConnectionError } from './mcp-errors.js';
+import { connectionEnv } from './connection-env.js';
+import { McpAuthError, McpConnectionError } from './mcp-errors.js';
 import { McpConnection } from './mcp-connection.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 import { openSession, type McpSession } from './open-session.js';
@@ -30,21 +31,24 @@ export async function connectMcp(
   options: ConnectMcpOptions = {},
 ): Promise<McpConnection> {
   checkServer(server);
+  const env = connectionEnv(server);
   let session: McpSession | undefined;
   let connection: McpConnection | undefined;
   const early: McpSession[] = [];
   try {
     // The first session's hooks reach the connection once it exists.
-    session = await openSession(server, {
+    session = await openSession(server, env, {
       onClosed: (s) => (connection ? connection.lost(s) : early.push(s)),
       onToolsChanged: () => void connection?.refreshTools(),
     });
-    connection = new McpConnection(server, session, options);
+    connection = new McpConnection(server, session, options, env);
     await connection.loadTools(session);
     if (early.length > 0) connection.lost(session);
     return connection;
   } catch (error) {
     await (connection ? connection.close() : session?.client.close().catch(() => undefined));
+    // Its message is safe to show (no token, secret or response body); it says what to fix.
+    if (McpAuthError.isInstance(error)) throw error;
     const where = isStdioServer(server) ? `start "${server.command}"` : `reach ${publicUrl(server.url)}`;
     throw new McpConnectionError(
       server.name,

@@ -15,6 +15,9 @@ import {
   type Subscription,
 } from 'rxjs';
 import { callOnSession } from './call-on-session.js';
+import { toWireRoots, type McpRoot } from './client/roots.js';
+import type { ConnectionEnv } from './connection-env.js';
+import { McpConfigError } from './mcp-errors.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { ConnectMcpOptions } from './connect-mcp.js';
 import type { ConnectionState as State, McpConnectionStatus } from './connection-status.js';
@@ -46,6 +49,7 @@ export class McpConnection {
     readonly server: McpServerConfig,
     session: McpSession,
     options: ConnectMcpOptions,
+    private readonly env: ConnectionEnv,
   ) {
     this.state$ = new BehaviorSubject<State>({ status: 'connected', session });
     this.toolList$ = new BehaviorSubject<readonly McpTool[]>([]);
@@ -100,13 +104,15 @@ export class McpConnection {
 
   /** @internal Reads the tool list of the session (first connection, listChanged, reconnection). */
   async loadTools(session: McpSession): Promise<void> {
-    const wire = await listAllTools(session);
+    const { maxTools } = this.env.limits;
+    const wire = await listAllTools(session, maxTools);
     const state = this.state$.value;
     if (state.status !== 'connected' || state.session !== session) return;
-    const { tools, skipped } = buildMcpTools(this.server, this.prefix, wire, (name, args, ctx) =>
+    const { tools, skipped } = buildMcpTools(this.server, this.prefix, wire.tools, (name, args, ctx) =>
       this.call(name, args, ctx),
     );
-    this.skippedTools = skipped;
+    const over = `the server lists more than ${maxTools} tools (limits.maxTools); the rest were left out`;
+    this.skippedTools = wire.more ? [...skipped, { name: '*', reason: over }] : skipped;
     this.toolList$.next(tools);
   }
 
@@ -151,7 +157,11 @@ export class McpConnection {
       take(1),
       switchMap((state) =>
         state.status === 'connected'
-          ? callOnSession(state.session, this.name, name, args, ctx, (s) => this.lost(s))
+          ? callOnSession(state.session, this.name, name, args, ctx, {
+              limits: this.env.limits,
+              calls: this.env.calls,
+              onTransportFailure: (s) => this.lost(s),
+            })
           : of<RichToolOutput>({
               content: [{ type: 'text', text: this.unavailable(name, state.status) }],
               isError: true,
@@ -219,10 +229,28 @@ export class McpConnection {
 
   /** @internal Opens a session to this connection's server. */
   open(): Promise<McpSession> {
-    return openSession(this.server, {
+    return openSession(this.server, this.env, {
       onClosed: (session) => this.lost(session),
       onToolsChanged: () => void this.refreshTools(),
     });
+  }
+
+  /**
+   * Changes the roots offered to the server (`roots/list`) and tells it they changed. Needs
+   * `roots` in the server's configuration (that declares the capability); `McpConfigError`
+   * for a root that is not a file.
+   *
+   * @example
+   * await connection.setRoots(['/work/other-project']);
+   */
+  async setRoots(roots: readonly McpRoot[]): Promise<void> {
+    if (!this.server.roots) {
+      throw new McpConfigError(
+        `The MCP server "${this.name}" was connected without "roots": give roots in its configuration to offer any.`,
+      );
+    }
+    this.env.roots = toWireRoots(this.name, roots);
+    await this.client?.sendRootsListChanged();
   }
 
   /**
