@@ -53,7 +53,7 @@ export async function connectMcp(
     throw new McpConnectionError(
       server.name,
       `Could not connect to the MCP server "${server.name}": failed to ${where}: ` +
-        `${error instanceof Error ? error.message : String(error)}. Check the command or URL, and that the server speaks MCP.`,
+        `${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}. Check the command or URL, and that the server speaks MCP.`,
       { cause: error },
     );
   }
