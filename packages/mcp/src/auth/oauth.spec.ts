@@ -257,9 +257,9 @@ describe('fileTokenStore', () => {
     try {
       const store = fileTokenStore(join(dir, 'nested', 'tokens.json'));
       await Promise.all(
-        ['a', 'b', 'c'].map((key) =>
-          store.save(key, { tokens: { access_token: key, token_type: 'Bearer' } }),
-        ),
+        ['a', 'b', 'c'].map(async (key) => {
+          await store.save(key, { tokens: { access_token: key, token_type: 'Bearer' } });
+        }),
       );
       expect((await store.load('b'))?.tokens?.access_token).toBe('b');
       expect(await store.load('__proto__')).toBeUndefined();
