@@ -192,6 +192,8 @@ export type { ToolSearchOptions } from './tools/tool-search.js';
 export { runAgent } from './loop/run-agent.js';
 export type { ModelCallOptions, Pipeline, RetryBackoff, RunAgentConfig } from './loop/run-config.js';
 export type { InstrumentedRun, RunInstrument, ToolScopeCall } from './loop/run-instrument.js';
+export type { InstrumentedRequest } from './loop/instrumented-request.js';
+export { attachInstrument } from './loop/attach-instrument.js';
 export { Turn } from './loop/turn.js';
 export type { TurnContextUpdate } from './loop/turn.js';
 export { isTurn } from './loop/loop-item.js';

@@ -40,6 +40,8 @@ export interface ToolResult {
   isError: boolean;
   /** Model usage spent on the call's behalf (a sub-agent's calls); added to the run's usage. */
   usage?: Usage;
+  /** The class of the error that made it an error result, when the tool threw (`TypeError`), or `timeout`. */
+  errorType?: string;
 }
 
 /**

@@ -36,6 +36,8 @@ import { withOutputStage, withStructuredOutput } from '../output/prepare-output.
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import type { AgentEventOf } from '../output/typed-events.js';
 import type { RunAgentConfig } from './run-config.js';
+import { markInstrumentable } from './attach-instrument.js';
+import { instrumentedRequest } from './instrumented-request.js';
 import { RunScope } from './run-scope.js';
 import { RunWatch } from './run-watch.js';
 import { Turn } from './turn.js';
@@ -73,7 +75,7 @@ export function runAgent<S extends OutputSchema>(
 ): Observable<AgentEventOf<InferOutput<S>>>;
 export function runAgent(config: RunAgentConfig): Observable<AgentEvent>;
 export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
-  return defer(() => {
+  const run$ = defer(() => {
     if (!given?.model || typeof given.model.stream !== 'function') {
       throw new AgentConfigError(
         'runAgent needs a model: pass { model } with a ChatModel, e.g. openai("gpt-4o-mini").',
@@ -182,8 +184,15 @@ export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
-    return instrument.events(run$, { runId, scheduler, provider, modelId });
+    return instrument.events(run$, {
+      runId,
+      scheduler,
+      provider,
+      modelId,
+      request: instrumentedRequest(given),
+    });
   });
+  return markInstrumentable(run$, (instrument) => runAgent({ ...given, instrument }), given?.instrument);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { InstrumentedRequest } from './instrumented-request.js';
 
 /**
  * The run an instrument is attached to, as known when it is subscribed.
@@ -13,6 +14,8 @@ export interface InstrumentedRun {
   scheduler: SchedulerLike;
   provider: string;
   modelId: string;
+  /** What the run asks of its model (request options, output kind, system prompt, tools). */
+  request?: InstrumentedRequest;
 }
 
 /**

@@ -53,7 +53,9 @@ function failure(error: unknown): CallSettled {
   if (AgentStop.isInstance(error)) {
     return settled({ content: [{ type: 'text', text: error.reason }], isError: false }, 'success', error);
   }
-  return settled(errorToolResult(errorText(error)), 'error');
+  const result = errorToolResult(errorText(error));
+  if (error instanceof Error) result.errorType = error.name;
+  return settled(result, 'error');
 }
 
 const fromResult = (result: ToolResult): CallSettled => settled(result, result.isError ? 'error' : 'success');
@@ -181,9 +183,9 @@ function withTimeout(
       scheduler: env.scheduler,
       with: () => {
         env.onTimeout();
-        return of(
-          settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error'),
-        );
+        const result = errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`);
+        result.errorType = 'timeout';
+        return of(settled(result, 'error'));
       },
     }),
   );
