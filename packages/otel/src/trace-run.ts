@@ -1,7 +1,14 @@
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { AgentEvent, InstrumentedRun, RunInstrument, ToolScopeCall } from '@rxagent/core';
+import {
+  attachInstrument,
+  type AgentEvent,
+  type InstrumentedRun,
+  type RunInstrument,
+  type ToolScopeCall,
+} from '@rxagent/core';
 import { asyncScheduler, defer, finalize, tap, type Observable, type OperatorFunction } from 'rxjs';
-import { RunSpans, toolKey, withSpan } from './run-spans.js';
+import { RunSpans } from './run-spans.js';
+import { toolKey, withSpan } from './with-span.js';
 import { TraceOptionsError } from './trace-options-error.js';
 import type { TraceRunOptions } from './trace-options.js';
 
@@ -63,6 +70,7 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
         ...(options.agentName ? { agentName: options.agentName } : {}),
         ...(options.conversationId ? { conversationId: options.conversationId } : {}),
         ...(run ? { provider: run.provider, modelId: run.modelId } : {}),
+        ...(run?.request ? { request: run.request } : {}),
         tools,
       });
       return events$.pipe(
@@ -71,7 +79,6 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
       );
     });
 
-  const operator = (events$: Observable<AgentEvent>) => traced(events$);
   const instrument: Required<RunInstrument> = {
     events: (events$, run) => traced(events$, run),
     toolScope<T>(call: ToolScopeCall, execute: () => T): T {
@@ -79,5 +86,8 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
       return span ? withSpan(span, execute) : execute();
     },
   };
+  // Right after runAgent, the operator becomes the run's instrument; on other event streams it reads them.
+  const operator = (events$: Observable<AgentEvent>) =>
+    attachInstrument(events$, instrument) ?? traced(events$);
   return Object.assign(operator, instrument);
 }
