@@ -82,7 +82,7 @@ export class ChatSpan {
       [GEN_AI.PROVIDER_NAME]: providerName(env.provider ?? message.provider),
       [GEN_AI.RESPONSE_MODEL]: message.model,
       [GEN_AI.RESPONSE_FINISH_REASONS]: [finishReason(message.stopReason)],
-      ...usageAttributes(message.usage),
+      ...usageAttributes(message.usage, true),
     };
     if (message.responseId) attributes[GEN_AI.RESPONSE_ID] = message.responseId;
     if (!env.modelId) {

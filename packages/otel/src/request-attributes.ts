@@ -15,15 +15,18 @@ export function providerName(provider: string): string {
   return provider;
 }
 
-/** The `gen_ai.usage.*` counts of a usage record (reasoning tokens when reported), and the cost when priced. */
-export function usageAttributes(usage: Usage): Attributes {
+/**
+ * The `gen_ai.usage.*` counts of a usage record, and the cost when priced; with `reasoning`
+ * (a model call: the conventions define it there only), the reasoning tokens when reported.
+ */
+export function usageAttributes(usage: Usage, reasoning = false): Attributes {
   const attributes: Attributes = {
     [GEN_AI.USAGE_INPUT_TOKENS]: usage.inputTokens,
     [GEN_AI.USAGE_OUTPUT_TOKENS]: usage.outputTokens,
     [GEN_AI.USAGE_CACHE_READ_INPUT_TOKENS]: usage.cacheReadTokens,
     [GEN_AI.USAGE_CACHE_CREATION_INPUT_TOKENS]: usage.cacheWriteTokens,
   };
-  if (usage.reasoningTokens !== undefined)
+  if (reasoning && usage.reasoningTokens !== undefined)
     attributes[GEN_AI.USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoningTokens;
   if (usage.costUsd !== undefined) attributes[RXAGENT.COST_USD] = usage.costUsd;
   return attributes;

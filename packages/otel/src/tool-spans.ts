@@ -52,7 +52,6 @@ export class ToolSpans {
     };
     const description = this.descriptions.get(toolName);
     if (description) attributes[GEN_AI.TOOL_DESCRIPTION] = description;
-    if (env.conversationId) attributes[GEN_AI.CONVERSATION_ID] = env.conversationId;
     if (env.captureContent) attributes[GEN_AI.TOOL_CALL_ARGUMENTS] = boundedText(args, env.maxContentLength);
     const span = env.tracer.startSpan(
       `${OPERATION.EXECUTE_TOOL} ${toolName}`,
