@@ -105,6 +105,10 @@ describe('elicitation forms in the dashboard (Chromium)', () => {
     expect(await page.textContent(`${item} .message`)).toBe('Who is coming, and when?');
     expect(await page.inputValue(`${item} [data-field="name"]`)).toBe('Guest'); // the form's default
     expect(await page.getAttribute(`${item} [data-field="guests"]`, 'type')).toBe('number');
+    await page.waitForSelector(
+      `[data-run-id="${id}"] ol.log li[data-event-type="elicitation-request"]:has-text("book_table asks: Who is coming")`,
+      WAIT,
+    );
 
     await page.fill(`${item} [data-field="guests"]`, '4');
     await page.check(`${item} [data-field="terrace"]`);
@@ -140,6 +144,10 @@ describe('elicitation forms in the dashboard (Chromium)', () => {
 
     await page.click(`${item} button.decline`);
     await page.waitForSelector(item, { ...WAIT, state: 'detached' });
+    await page.waitForSelector(
+      `[data-run-id="${id}"] ol.log li[data-event-type="elicitation-end"]:has-text("book_table: decline")`,
+      WAIT,
+    );
     await run;
     expect(toolText(agent)).toBe('Not booked (decline).');
   });
