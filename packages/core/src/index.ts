@@ -163,16 +163,10 @@ export type {
   ToolMiddleware,
 } from './tools/tool-hooks.js';
 export type { ApprovalVerdict } from './tools/approval-decision.js';
-export type {
-  ElicitationAnswer,
-  ElicitationAsk,
-  ElicitationField,
-  ElicitationRequest,
-  ElicitationResponse,
-  ElicitationSchema,
-  ElicitationValues,
-  Elicitor,
-} from './elicitation/elicitation-types.js';
+export type { ElicitationAnswer, ElicitationAsk, Elicitor } from './elicitation/elicitation-types.js';
+export type { ElicitationField, ElicitationSchema } from './elicitation/elicitation-types.js';
+export type { ElicitationRequest, ElicitationResponse } from './elicitation/elicitation-types.js';
+export type { ElicitationValues } from './elicitation/elicitation-types.js';
 export { checkElicitationAnswer, elicitationSchemaProblem } from './elicitation/check-elicitation.js';
 export type { ElicitationEndEvent, ElicitationRequestEvent } from './events/elicitation-events.js';
 export type { PendingElicitation } from './state/reduce-elicitation.js';

@@ -39,3 +39,11 @@ export interface ElicitationEndEvent {
   action: 'accept' | 'decline' | 'cancel';
   reason?: string;
 }
+
+/**
+ * The two elicitation events, as members of `AgentEvent`.
+ *
+ * @example
+ * const waiting = (e: ElicitationEvent) => e.type === 'elicitation-request';
+ */
+export type ElicitationEvent = ElicitationRequestEvent | ElicitationEndEvent;
