@@ -35,9 +35,15 @@ describe('client features are declared only when configured', () => {
     const plain = await connectMcp(asking());
     try {
       expect((await run(plain, 'capabilities')).text).toBe('{}');
-      expect((await run(plain, 'book')).text).toMatch(/^failed: .*(does not support|not supported|Method not found)/i);
-      expect((await run(plain, 'summarize')).text).toMatch(/^failed: .*(does not support|not supported|Method not found)/i);
-      expect((await run(plain, 'roots')).text).toMatch(/^failed: .*(does not support|not supported|Method not found)/i);
+      expect((await run(plain, 'book')).text).toMatch(
+        /^failed: .*(does not support|not supported|Method not found)/i,
+      );
+      expect((await run(plain, 'summarize')).text).toMatch(
+        /^failed: .*(does not support|not supported|Method not found)/i,
+      );
+      expect((await run(plain, 'roots')).text).toMatch(
+        /^failed: .*(does not support|not supported|Method not found)/i,
+      );
     } finally {
       await plain.close();
     }
