@@ -16,7 +16,7 @@ const config: Config = {
     ...(process.env.RXAGENT_FAULTS === 'full' ? [] : ['/laws\\.faults\\.spec\\.ts$']),
   ],
   moduleNameMapper: {
-    '^@rxagent/core/(provider|models|streams|events|guardrails|context)$':
+    '^@rxagent/core/(provider|models|streams|events|guardrails|context|elicitation)$':
       '<rootDir>/packages/core/src/$1.ts',
     '^@rxagent/proxy/client$': '<rootDir>/packages/proxy/src/client.ts',
     '^@rxagent/(core|testing|openai|anthropic|google|tools|context|mcp|subagents|otel|durable|sessions|proxy)$':

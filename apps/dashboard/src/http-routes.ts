@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTerminal } from '@rxagent/core';
 import { requestToken, TOKEN_HEADER, tokenCookie, tokenMatches } from './access-token.js';
+import { answerElicitationRoute } from './elicitation-route.js';
 import { HttpError, readJsonBody, sendJson } from './http-json.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLES } from './page-styles.js';
@@ -69,7 +70,8 @@ export interface DashboardSnapshot {
  * `removed` updates) · `GET /page.js`, `GET /page.css` · `GET /runs` the snapshots as JSON ·
  * `POST /runs {prompt?, scenario?}` → 201 `{id}` · `DELETE /runs/:id` (409 while it runs) ·
  * `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
- * {approved, reason?}` (409 when that call is not waiting) · `POST /durable-runs {runId}` →
+ * {approved, reason?}` (409 when that call is not waiting) · `POST /runs/:id/elicitations/:id
+ * {action, content?}` (a tool's form; 400 for values that do not fit) · `POST /durable-runs {runId}` →
  * 201 `{id}` (a durable run's card; with `attachDurable`). Errors are JSON `{error}`.
  *
  * @example
@@ -177,6 +179,11 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
         `Tool call "${toolCallId}" of ${id} is not waiting for approval (decided already?).`,
       );
     }
+    return sendJson(res, 200, { ok: true });
+  }
+  if (action === 'elicitations' && toolCallId !== undefined) {
+    expectMethod(method, 'POST');
+    await answerElicitationRoute(entry, toolCallId, await readJsonBody(req));
     return sendJson(res, 200, { ok: true });
   }
   throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);

@@ -1,4 +1,5 @@
 import { CONTEXT_GAUGE_SCRIPT } from './context-gauge.js';
+import { ELICITATION_FORM_SCRIPT } from './elicitation-form-script.js';
 
 /**
  * The page's script (plain ES2017, no bundler): one `EventSource('/events')` whose `snapshot`,
@@ -27,9 +28,10 @@ export const PAGE_SCRIPT = `
   function num(n) { return Number(n || 0).toLocaleString('en-US'); }
   function stat(label, value) { var s = el('span'); s.append(label + ' ', el('b', '', value)); return s; }
 ${CONTEXT_GAUGE_SCRIPT}
+${ELICITATION_FORM_SCRIPT}
 
   function createCard(id) {
-    var c = { root: el('article', 'run'), approvalsKey: '' };
+    var c = { root: el('article', 'run'), approvalsKey: '', elicitationsKey: '' };
     c.root.dataset.runId = id;
     var head = el('div', 'run-head');
     c.label = el('span', 'label');
@@ -41,6 +43,7 @@ ${CONTEXT_GAUGE_SCRIPT}
     c.gauge = createGauge();
     c.tools = el('ul', 'tools');
     c.approvals = el('ul', 'approvals');
+    c.elicitations = el('ul', 'elicitations');
     c.stream = el('pre', 'stream');
     c.answer = el('div', 'answer');
     c.log = el('ol', 'log');
@@ -54,7 +57,7 @@ ${CONTEXT_GAUGE_SCRIPT}
     c.remove.dataset.action = 'remove';
     c.remove.hidden = true;
     foot.append(c.stop, c.remove, c.abort);
-    c.root.append(head, c.prompt, c.stats, c.gauge, c.tools, c.approvals, c.stream, c.answer, c.log, foot);
+    c.root.append(head, c.prompt, c.stats, c.gauge, c.tools, c.approvals, c.elicitations, c.stream, c.answer, c.log, foot);
     grid.appendChild(c.root);
     cards.set(id, c);
     empty.hidden = true;
@@ -126,6 +129,7 @@ ${CONTEXT_GAUGE_SCRIPT}
     d.phase = run.phase;
     d.step = String(run.step);
     d.awaiting = run.pendingApprovals.length > 0 ? 'true' : 'false';
+    d.asking = run.pendingElicitations && run.pendingElicitations.length > 0 ? 'true' : 'false';
     if (run.stopReason) d.stopReason = run.stopReason; else delete d.stopReason;
     c.label.textContent = run.label;
     c.phase.textContent = run.phase;
@@ -136,6 +140,7 @@ ${CONTEXT_GAUGE_SCRIPT}
     renderGauge(c.gauge, run.context);
     renderTools(c, run.activeTools, run.pendingApprovals);
     renderApprovals(c, run.pendingApprovals);
+    renderElicitations(c, run.pendingElicitations || []);
     if (c.stream.textContent !== run.streamingText) {
       c.stream.textContent = run.streamingText;
       c.stream.scrollTop = c.stream.scrollHeight;
@@ -183,6 +188,7 @@ ${CONTEXT_GAUGE_SCRIPT}
       return;
     }
     var item = button.closest('.approval');
+    if (!item) return; // an elicitation form answers itself
     var buttons = item.querySelectorAll('button');
     buttons.forEach(function (b) { b.disabled = true; });
     var body = button.dataset.action === 'approve'

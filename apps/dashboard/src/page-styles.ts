@@ -60,7 +60,7 @@ button.reject { background: #b62324; border-color: #da3633; }
 .prompt { color: var(--muted); font-style: italic; }
 .stats { font-size: 12.5px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .stats b { color: var(--text); font-weight: 600; }
-ul.tools, ul.approvals, ol.log { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
+ul.tools, ul.approvals, ul.elicitations, ol.log { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
 ul:empty, ol:empty, pre:empty, .answer:empty { display: none; }
 .tool { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; align-items: center;
   padding: 6px 8px; border-radius: 6px; background: rgba(210, 153, 34, 0.1); }
@@ -105,5 +105,13 @@ ol.log time { color: #6e7681; margin-right: 6px; }
 .stop.error { color: var(--error); }
 .footer .stop { margin-right: auto; }
 button[hidden] { display: none; }
+.elicitation { padding: 8px 10px; border: 1px solid var(--approval); border-radius: 6px; background: rgba(163, 113, 247, 0.08); }
+.elicitation .message { margin: 4px 0 8px; }
+.elicitation form { display: grid; grid-template-columns: 1fr; gap: 6px; }
+.elicitation .field { display: grid; grid-template-columns: 140px minmax(0, 1fr); gap: 4px 8px; align-items: center; }
+.elicitation .field small { grid-column: 2; color: var(--muted); }
+.elicitation .choices { display: flex; flex-wrap: wrap; gap: 8px; }
+.elicitation .form-error { margin: 0; color: var(--error); font-size: 12.5px; }
+.elicitation .form-error:empty { display: none; }
 ${CONTEXT_GAUGE_STYLES}
 `;

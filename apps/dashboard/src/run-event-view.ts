@@ -72,6 +72,10 @@ function describe(event: AgentEvent): string | undefined {
       return `⛨ ${event.guardrail} checks the ${event.kind}`;
     case 'guardrail-end':
       return `⛨ ${event.guardrail}: ${event.outcome}${event.reason ? ` (${short(event.reason, 80)})` : ''}`;
+    case 'elicitation-request':
+      return `✎ ${event.toolName} asks: ${short(event.message, 80)}`;
+    case 'elicitation-end':
+      return `✎ ${event.toolName}: ${event.action}${event.reason ? ` (${short(event.reason, 80)})` : ''}`;
     case 'agent-end':
       return `stopped: ${event.reason}`;
     case 'message-update':

@@ -1,5 +1,6 @@
 import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent, AgentState, StateObservable } from '@rxagent/core';
+import type { ElicitationReply } from '@rxagent/core/elicitation';
 import { describeEvent, type RunEventView } from './run-event-view.js';
 import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
 import { SubrunTracker } from './subrun-view.js';
@@ -19,6 +20,8 @@ export interface DashboardAgent {
   readonly events$: Observable<AgentEvent>;
   approve(toolCallId: string): boolean | Promise<boolean>;
   reject(toolCallId: string, reason?: string): boolean | Promise<boolean>;
+  /** Answers a tool's elicitation (an `Agent` has it; without it, the page's forms answer 409). */
+  respond?(elicitationId: string, reply: ElicitationReply): boolean | Promise<boolean>;
   abort(): void | Promise<void>;
 }
 
@@ -65,7 +68,11 @@ export interface RunRegistryOptions {
 interface Slot extends RunEntry {
   subscriptions: Subscription[];
   latest: AgentState;
-  sent?: { phase: AgentState['phase']; approvals: AgentState['pendingApprovals'] };
+  sent?: {
+    phase: AgentState['phase'];
+    approvals: AgentState['pendingApprovals'];
+    elicitations: AgentState['pendingElicitations'];
+  };
   timer?: Subscription;
   events: RunEventView[];
   subruns: SubrunTracker;
@@ -198,7 +205,12 @@ export class RunRegistry {
   private onState(slot: Slot, state: AgentState): void {
     slot.latest = state;
     const sent = slot.sent;
-    if (!sent || sent.phase !== state.phase || sent.approvals !== state.pendingApprovals) {
+    if (
+      !sent ||
+      sent.phase !== state.phase ||
+      sent.approvals !== state.pendingApprovals ||
+      sent.elicitations !== state.pendingElicitations
+    ) {
       this.flush(slot);
     } else if (!slot.timer) {
       slot.timer = this.scheduler.schedule(() => {
@@ -212,7 +224,11 @@ export class RunRegistry {
     slot.timer?.unsubscribe();
     slot.timer = undefined;
     const state = slot.latest;
-    slot.sent = { phase: state.phase, approvals: state.pendingApprovals };
+    slot.sent = {
+      phase: state.phase,
+      approvals: state.pendingApprovals,
+      elicitations: state.pendingElicitations,
+    };
     this.updates.next({
       type: 'run',
       run: slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state), state.subruns),

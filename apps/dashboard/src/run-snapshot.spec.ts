@@ -35,6 +35,7 @@ describe('toRunSnapshot', () => {
       tokens: { input: 0, output: 0, total: 0 },
       activeTools: [],
       pendingApprovals: [],
+      pendingElicitations: [],
       streamingText: '',
       lastAnswer: '',
       prompt: '',

@@ -7,6 +7,7 @@ import {
   type StopReason,
 } from '@rxagent/core';
 import { toContextGauge, type ContextGaugeView } from './context-gauge.js';
+import { toElicitationView, type ElicitationView } from './elicitation-view.js';
 import type { SubrunView } from './subrun-view.js';
 import { clipText } from './text-limits.js';
 import {
@@ -64,6 +65,8 @@ export interface RunSnapshot {
   tokens: { input: number; output: number; total: number };
   activeTools: ToolView[];
   pendingApprovals: ApprovalView[];
+  /** Tools asking a person for information (forms). */
+  pendingElicitations: ElicitationView[];
   /** The tail of the text being streamed now ('' when nothing streams). */
   streamingText: string;
   /** The last assistant text of the transcript (head, truncated). */
@@ -128,6 +131,7 @@ export function toRunSnapshot(
           args: summarizeArgs(a.args),
           fields: argumentFields(a.args),
         })),
+    pendingElicitations: terminal ? [] : state.pendingElicitations.map(toElicitationView),
     streamingText: tail(assistantText(state.streamingMessage), limits.streamTailChars ?? 600),
     lastAnswer: head(lastAssistantText(state), limits.answerChars ?? 1200),
     prompt: head(lastPrompt(state), limits.promptChars ?? 200),

@@ -70,3 +70,5 @@ export type { OpenedStream } from './provider/provider-event-stream.js';
 export type { SerializeErrorOptions } from './errors/serialize-error.js';
 export { redactError } from './errors/redact-error.js';
 export { checkSessionWrite } from './session/check-session-write.js';
+export type { InstrumentedRequest } from './turn/instrumented-request.js';
+export { attachInstrument } from './loop/attach-instrument.js';

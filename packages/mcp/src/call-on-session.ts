@@ -2,7 +2,11 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RichToolOutput } from '@rxagent/core/provider';
 import type { ToolContext } from '@rxagent/core';
 import { Observable } from 'rxjs';
-import { mapCallResult, type McpCallResult } from './map-call-result.js';
+import type { CallsInFlight } from './calls-in-flight.js';
+import { boundedResult } from './limits/limit-result.js';
+import type { ResolvedMcpLimits } from './limits/mcp-limits.js';
+import type { McpCallResult } from './map-call-result.js';
+import { McpAuthError } from './mcp-errors.js';
 import type { McpSession } from './open-session.js';
 
 // The SDK's own request timer would fire in real time; the run's per-call timeout (on the run's
@@ -12,6 +16,8 @@ const NO_SDK_TIMEOUT = 2_147_483_647;
 /** Why a call failed, in words the model (and a person) can act on. */
 export function describeCallFailure(server: string, tool: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  if (McpAuthError.isInstance(error))
+    return `The MCP server "${server}" refused the call to "${tool}": ${message}`;
   if (error instanceof McpError) {
     if (error.code === (ErrorCode.ConnectionClosed as number)) {
       return (
@@ -29,7 +35,16 @@ export function describeCallFailure(server: string, tool: string, error: unknown
 
 /** A transport failure (not an answer of the server): the connection is probably gone. */
 export function isTransportFailure(error: unknown): boolean {
-  return !(error instanceof McpError);
+  // A failed authorization is not a lost connection: reconnecting would only ask again.
+  return !(error instanceof McpError) && !McpAuthError.isInstance(error);
+}
+
+/** What a call needs from its connection. */
+export interface CallEnv {
+  limits: ResolvedMcpLimits;
+  /** Where the call is registered while in flight (requests the server makes meanwhile reach its run). */
+  calls: CallsInFlight;
+  onTransportFailure(session: McpSession): void;
 }
 
 /**
@@ -43,9 +58,10 @@ export function callOnSession(
   name: string,
   args: Record<string, unknown>,
   ctx: ToolContext,
-  onTransportFailure: (session: McpSession) => void,
+  env: CallEnv,
 ): Observable<RichToolOutput> {
   return new Observable<RichToolOutput>((subscriber) => {
+    const inFlight = env.calls.add(ctx);
     const cancel = new AbortController();
     let settled = false;
     const onAbort = () => {
@@ -61,13 +77,17 @@ export function callOnSession(
       .then(
         (result) => {
           settled = true;
-          subscriber.next(mapCallResult(result as McpCallResult));
+          inFlight.remove();
+          const output = boundedResult(result as McpCallResult, env.limits, server, name);
+          const usage = inFlight.call.usage;
+          subscriber.next(usage ? { ...output, usage } : output);
           subscriber.complete();
         },
         (error: unknown) => {
           settled = true;
+          inFlight.remove();
           if (cancel.signal.aborted) return;
-          if (isTransportFailure(error)) onTransportFailure(session);
+          if (isTransportFailure(error)) env.onTransportFailure(session);
           subscriber.next({
             content: [{ type: 'text', text: describeCallFailure(server, name, error) }],
             isError: true,
@@ -76,6 +96,7 @@ export function callOnSession(
         },
       );
     return () => {
+      inFlight.remove();
       ctx.signal.removeEventListener('abort', onAbort);
       onAbort();
     };

@@ -2,7 +2,8 @@ import { llmStep, executeTools, runAgent, type AgentEvent } from '@rxagent/core'
 import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { filter, firstValueFrom, lastValueFrom, Subject, toArray } from 'rxjs';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
 import { mcpPromptMessages } from './prompt-messages.js';
 import { readMcpResource } from './read-resource.js';

@@ -1,7 +1,8 @@
 import { runAgent, type AgentEvent } from '@rxagent/core';
 import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
 import { startEverythingHttp, type HttpServerProcess } from './test-servers.test.js';
 

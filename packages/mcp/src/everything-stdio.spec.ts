@@ -1,7 +1,8 @@
 import { runAgent, type AgentEvent } from '@rxagent/core';
 import type { ToolEndEvent, ToolUpdateEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import { mcpPromptMessages } from './prompt-messages.js';
 import { readMcpResource } from './read-resource.js';
 import { everythingStdio } from './test-servers.test.js';

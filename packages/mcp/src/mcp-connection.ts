@@ -16,73 +16,15 @@ import {
   type Subscription,
 } from 'rxjs';
 import { callOnSession } from './call-on-session.js';
-import { McpConfigError, McpConnectionError } from './mcp-errors.js';
-import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
+import { toWireRoots, type McpRoot } from './client/roots.js';
+import type { ConnectionEnv } from './connection-env.js';
+import { McpConfigError } from './mcp-errors.js';
+import type { McpServerConfig } from './mcp-server-config.js';
+import type { ConnectMcpOptions } from './connect-mcp.js';
+import type { ConnectionState as State, McpConnectionStatus } from './connection-status.js';
 import { buildMcpTools, type McpTool, type SkippedMcpTool } from './mcp-tool.js';
 import { listAllTools, openSession, type McpSession } from './open-session.js';
-import { checkPrefix, defaultPrefix } from './tool-names.js';
-
-/**
- * Where a connection is: `connected`; `reconnecting` after a drop (calls wait for it, within
- * their timeout); `failed` when the reconnect attempts ran out; `closed` after `close()`.
- *
- * @example
- * connection.status$.subscribe((s) => s === 'failed' && console.error('server gone'));
- */
-export type McpConnectionStatus = 'connected' | 'reconnecting' | 'failed' | 'closed';
-
-type State =
-  | { readonly status: 'connected'; readonly session: McpSession }
-  | { readonly status: 'reconnecting' }
-  | { readonly status: 'failed' | 'closed' };
-
-/**
- * Options of `connectMcp` besides the server itself.
- *
- * @example
- * const options: ConnectMcpOptions = { prefixByDefault: true };
- */
-export interface ConnectMcpOptions {
-  /** Prefix tool names with the server's name unless the config says otherwise (`mcpTools` does for several servers). */
-  prefixByDefault?: boolean;
-}
-
-// Query strings and user info may carry tokens: messages show only where the server is.
-function publicUrl(url: string | URL): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
-function checkServer(server: McpServerConfig): void {
-  if (typeof server?.name !== 'string' || !server.name.trim()) {
-    throw new McpConfigError(
-      'Every MCP server needs a "name" (it names the server in tool names and messages).',
-    );
-  }
-  if (isStdioServer(server)) {
-    if (!server.command.trim()) {
-      throw new McpConfigError(
-        `The MCP server "${server.name}" has an empty "command": give the program to start.`,
-      );
-    }
-  } else if (
-    typeof (server as { url?: unknown }).url !== 'string' &&
-    !((server as { url?: unknown }).url instanceof URL)
-  ) {
-    throw new McpConfigError(
-      `The MCP server "${server.name}" needs either "command" (stdio) or "url" (Streamable HTTP).`,
-    );
-  } else {
-    try {
-      new URL(server.url);
-    } catch {
-      throw new McpConfigError(
-        `The MCP server "${server.name}" has an invalid "url": give an absolute http(s) URL.`,
-      );
-    }
-  }
-  if (typeof server.prefix === 'string') checkPrefix(server.prefix, server.name);
-}
+import { defaultPrefix } from './tool-names.js';
 
 /**
  * A live connection to one MCP server, made by `connectMcp`. Its `tools` follow the server's
@@ -108,6 +50,7 @@ export class McpConnection {
     readonly server: McpServerConfig,
     session: McpSession,
     options: ConnectMcpOptions,
+    private readonly env: ConnectionEnv,
   ) {
     this.state$ = new BehaviorSubject<State>({ status: 'connected', session });
     this.toolList$ = new BehaviorSubject<readonly McpTool[]>([]);
@@ -162,13 +105,15 @@ export class McpConnection {
 
   /** @internal Reads the tool list of the session (first connection, listChanged, reconnection). */
   async loadTools(session: McpSession): Promise<void> {
-    const wire = await listAllTools(session);
+    const { maxTools } = this.env.limits;
+    const wire = await listAllTools(session, maxTools);
     const state = this.state$.value;
     if (state.status !== 'connected' || state.session !== session) return;
-    const { tools, skipped } = buildMcpTools(this.server, this.prefix, wire, (name, args, ctx) =>
+    const { tools, skipped } = buildMcpTools(this.server, this.prefix, wire.tools, (name, args, ctx) =>
       this.call(name, args, ctx),
     );
-    this.skippedTools = skipped;
+    const over = `the server lists more than ${maxTools} tools (limits.maxTools); the rest were left out`;
+    this.skippedTools = wire.more ? [...skipped, { name: '*', reason: over }] : skipped;
     this.toolList$.next(tools);
   }
 
@@ -213,7 +158,11 @@ export class McpConnection {
       take(1),
       switchMap((state) =>
         state.status === 'connected'
-          ? callOnSession(state.session, this.name, name, args, ctx, (s) => this.lost(s))
+          ? callOnSession(state.session, this.name, name, args, ctx, {
+              limits: this.env.limits,
+              calls: this.env.calls,
+              onTransportFailure: (s) => this.lost(s),
+            })
           : of<RichToolOutput>({
               content: [{ type: 'text', text: this.unavailable(name, state.status) }],
               isError: true,
@@ -281,10 +230,28 @@ export class McpConnection {
 
   /** @internal Opens a session to this connection's server. */
   open(): Promise<McpSession> {
-    return openSession(this.server, {
+    return openSession(this.server, this.env, {
       onClosed: (session) => this.lost(session),
       onToolsChanged: () => void this.refreshTools(),
     });
+  }
+
+  /**
+   * Changes the roots offered to the server (`roots/list`) and tells it they changed. Needs
+   * `roots` in the server's configuration (that declares the capability); `McpConfigError`
+   * for a root that is not a file.
+   *
+   * @example
+   * await connection.setRoots(['/work/other-project']);
+   */
+  async setRoots(roots: readonly McpRoot[]): Promise<void> {
+    if (!this.server.roots) {
+      throw new McpConfigError(
+        `The MCP server "${this.name}" was connected without "roots": give roots in its configuration to offer any.`,
+      );
+    }
+    this.env.roots = toWireRoots(this.name, roots);
+    await this.client?.sendRootsListChanged();
   }
 
   /**
@@ -307,45 +274,5 @@ export class McpConnection {
   /** `await using connection = await connectMcp(...)` closes it at the end of the scope. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-}
-
-/**
- * Connects to one MCP server (starting its process for stdio) and lists its tools. Rejects
- * with an `McpConnectionError` when the server cannot be started or reached, with an
- * `McpConfigError` for a configuration that cannot work. A server alone gets no name prefix
- * unless its config gives one.
- *
- * @example
- * const files = await connectMcp({ name: 'files', command: 'npx', args: ['-y', 'some-mcp-server'] });
- * runAgent({ model, prompt: 'List the files', tools: files.tools });
- */
-export async function connectMcp(
-  server: McpServerConfig,
-  options: ConnectMcpOptions = {},
-): Promise<McpConnection> {
-  checkServer(server);
-  let session: McpSession | undefined;
-  let connection: McpConnection | undefined;
-  const early: McpSession[] = [];
-  try {
-    // The first session's hooks reach the connection once it exists.
-    session = await openSession(server, {
-      onClosed: (s) => (connection ? connection.lost(s) : early.push(s)),
-      onToolsChanged: () => void connection?.refreshTools(),
-    });
-    connection = new McpConnection(server, session, options);
-    await connection.loadTools(session);
-    if (early.length > 0) connection.lost(session);
-    return connection;
-  } catch (error) {
-    await (connection ? connection.close() : session?.client.close().catch(() => undefined));
-    const where = isStdioServer(server) ? `start "${server.command}"` : `reach ${publicUrl(server.url)}`;
-    throw new McpConnectionError(
-      server.name,
-      `Could not connect to the MCP server "${server.name}": failed to ${where}: ` +
-        `${error instanceof Error ? error.message : String(error)}. Check the command or URL, and that the server speaks MCP.`,
-      { cause: error },
-    );
   }
 }

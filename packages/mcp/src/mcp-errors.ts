@@ -28,3 +28,16 @@ export class McpConnectionError extends RxAgentError {
     super(message, options);
   }
 }
+
+/**
+ * Authorization with an MCP server failed: discovery, registration, the person's sign-in (a
+ * refusal, a redirect whose `state` does not match), the token endpoint, or a server that still
+ * refuses the token. The message says what failed and what to check; it never holds a token,
+ * a client secret, an authorization code or a response body.
+ *
+ * @example
+ * try { await connectMcp(server); } catch (e) { if (McpAuthError.isInstance(e)) askToSignInAgain(); }
+ */
+export class McpAuthError extends McpConnectionError {
+  static override readonly kind: string = 'McpAuthError';
+}

@@ -1,4 +1,9 @@
 import type { SchedulerLike } from 'rxjs';
+import type { McpOAuth } from './auth/oauth-config.js';
+import type { McpSamplingOptions } from './client/answer-sampling.js';
+import type { McpRoot } from './client/roots.js';
+import type { FetchLike } from './limits/limit-responses.js';
+import type { McpLimits } from './limits/mcp-limits.js';
 
 /**
  * What a permission policy can read about an MCP tool: its server, its name on the server, and
@@ -85,6 +90,18 @@ export interface McpServerOptions {
   reconnect?: McpReconnectOptions;
   /** Where reconnect backoff waits (default `asyncScheduler`): give it the run's scheduler. */
   scheduler?: SchedulerLike;
+  /** Bounds on what the server may send (sizes of messages and results, parts, tools). */
+  limits?: McpLimits;
+  /**
+   * Let the server ask a person for information (`elicitation/create`, form mode) during a
+   * call: the run emits `elicitation-request` and waits like an approval (`Agent.respond`, the
+   * run's `elicit`). Declared to the server only when true. Default false.
+   */
+  elicitation?: boolean;
+  /** Let the server ask a model for a completion (`sampling/createMessage`), answered by the model given here. */
+  sampling?: McpSamplingOptions;
+  /** The roots offered to the server (`roots/list`): absolute paths or `file://` URIs. Declared only when given. */
+  roots?: readonly McpRoot[];
 }
 
 /**
@@ -114,6 +131,10 @@ export interface McpStdioServer extends McpServerOptions {
 export interface McpHttpServer extends McpServerOptions {
   url: string | URL;
   headers?: Record<string, string>;
+  /** OAuth 2.1 authorization (sign-in, client credentials, cross-app access). */
+  auth?: McpOAuth;
+  /** The `fetch` requests go through (a proxy, custom TLS, logging); rxagent's limits and OAuth wrap it. */
+  fetch?: FetchLike;
 }
 
 /**

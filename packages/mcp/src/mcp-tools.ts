@@ -1,6 +1,7 @@
 import { combineLatest, map, type Observable } from 'rxjs';
 import { McpConfigError } from './mcp-errors.js';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { McpTool } from './mcp-tool.js';
 

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,6 +6,8 @@ import {
   ToolListChangedNotificationSchema,
   type Tool as McpWireTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createClient } from './client/create-client.js';
+import type { ConnectionEnv } from './connection-env.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
 /** One live connection: a client on one transport (for stdio, one process). */
@@ -21,7 +23,7 @@ export interface SessionHooks {
   onToolsChanged(session: McpSession): void;
 }
 
-function createTransport(server: McpServerConfig): Transport {
+function createTransport(server: McpServerConfig, env: ConnectionEnv): Transport {
   if (isStdioServer(server)) {
     return new StdioClientTransport({
       command: server.command,
@@ -35,13 +37,18 @@ function createTransport(server: McpServerConfig): Transport {
   }
   return new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: { ...(server.headers ?? {}) } },
+    ...(env.fetch ? { fetch: env.fetch } : {}),
   });
 }
 
-/** Starts the transport, initializes the MCP session and wires its notifications. */
-export async function openSession(server: McpServerConfig, hooks: SessionHooks): Promise<McpSession> {
-  const client = new Client({ name: 'rxagent', version: '0.1.0' }, { capabilities: {} });
-  const transport = createTransport(server);
+/** Starts the transport, initializes the MCP session and wires its notifications and requests. */
+export async function openSession(
+  server: McpServerConfig,
+  env: ConnectionEnv,
+  hooks: SessionHooks,
+): Promise<McpSession> {
+  const client = createClient(server, env);
+  const transport = createTransport(server, env);
   const session: McpSession = { client, transport };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onToolsChanged(session));
   client.onclose = () => hooks.onClosed(session);
@@ -54,14 +61,20 @@ export async function openSession(server: McpServerConfig, hooks: SessionHooks):
   return session;
 }
 
-/** Every tool of the server, following pagination. */
-export async function listAllTools(session: McpSession): Promise<McpWireTool[]> {
+/**
+ * The server's tools, following pagination, at most `maxTools` (`more` says whether it has
+ * more). A page without tools ends the list, so a server cannot page forever.
+ */
+export async function listAllTools(
+  session: McpSession,
+  maxTools: number,
+): Promise<{ tools: McpWireTool[]; more: boolean }> {
   const tools: McpWireTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await session.client.listTools(cursor ? { cursor } : undefined);
     tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+    cursor = page.tools.length > 0 ? page.nextCursor : undefined;
+  } while (cursor && tools.length <= maxTools);
+  return { tools: tools.slice(0, maxTools), more: tools.length > maxTools || cursor !== undefined };
 }

@@ -2,7 +2,8 @@ import { runAgent, type AgentEvent } from '@rxagent/core';
 import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { filter, firstValueFrom, VirtualTimeScheduler } from 'rxjs';
-import { connectMcp, type McpConnection } from './mcp-connection.js';
+import { connectMcp } from './connect-mcp.js';
+import type { McpConnection } from './mcp-connection.js';
 import { edgeStdio, startEverythingHttp } from './test-servers.test.js';
 
 // Servers are real processes: starting one takes seconds on a loaded machine.

@@ -1,4 +1,5 @@
 import type { AgentMessage } from '@rxagent/core';
+import type { SystemBlock } from '@rxagent/core/provider';
 
 const TRUNCATED = '…[truncated]';
 
@@ -11,6 +12,51 @@ export function boundedText(value: unknown, max: number): string {
     text = String(value);
   }
   return text.length <= max ? text : text.slice(0, Math.max(0, max)) + TRUNCATED;
+}
+
+/** `value` with every string longer than `cap` cut (and marked). */
+function capStrings(value: unknown, cap: number): unknown {
+  if (typeof value === 'string') return value.length <= cap ? value : value.slice(0, cap) + TRUNCATED;
+  if (Array.isArray(value)) return value.map((v) => capStrings(v, cap));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = capStrings(v, cap);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Structured content (messages, instructions) as JSON of at most about `max` characters that
+ * stays valid JSON of the same shape: long texts are cut first (each marked `…[truncated]`),
+ * then the oldest items of a list are left out (the newest are what a trace reader needs).
+ *
+ * @example
+ * boundedJson(conventionMessages(history), 4096);
+ */
+export function boundedJson(value: unknown, max: number): string {
+  const whole = JSON.stringify(value) ?? 'null';
+  if (whole.length <= max) return whole;
+  const capped = capStrings(value, Math.max(32, Math.floor(max / 8)));
+  let text = JSON.stringify(capped) ?? 'null';
+  if (text.length <= max || !Array.isArray(capped)) return text;
+  const items = [...(capped as unknown[])];
+  while (items.length > 1 && text.length > max) {
+    items.shift();
+    text = JSON.stringify(items);
+  }
+  return text;
+}
+
+/**
+ * A system prompt in the conventions' `gen_ai.system_instructions` shape: a list of parts.
+ *
+ * @example
+ * systemInstructions('Be brief.'); // [{ type: 'text', content: 'Be brief.' }]
+ */
+export function systemInstructions(system: string | readonly SystemBlock[]): unknown[] {
+  const blocks = typeof system === 'string' ? [{ text: system }] : system;
+  return blocks.map((b) => ({ type: 'text', content: b.text }));
 }
 
 /** Messages in the GenAI conventions' shape: `{ role, parts: [{ type, content }] }`. */

@@ -49,6 +49,30 @@ describe('traceRun and the active context', () => {
     expect(parentOf(tracing.spans(), 'SELECT cities')).toBe('execute_tool lookup');
   });
 
+  it('does so in the operator form too, right after runAgent', async () => {
+    const tracing = memoryTracing();
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks a city up',
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        tracing.provider.getTracer('db').startSpan('SELECT cities').end();
+        return `${city}: 21°C`;
+      },
+    });
+    const model = scriptedModel([
+      toolCallTurn({ name: 'lookup', args: { city: 'Paris' }, id: 'c1' }),
+      textTurn('21°C'),
+    ]);
+    await collectEvents(
+      runAgent({ model, prompt: 'Weather?', tools: [lookup] }).pipe(
+        traceRun({ tracerProvider: tracing.provider }),
+      ),
+    );
+    expect(parentOf(tracing.spans(), 'SELECT cities')).toBe('execute_tool lookup');
+  });
+
   it("nests a run started inside a user's span under it", async () => {
     const tracing = memoryTracing();
     const tracer = tracing.provider.getTracer('app');

@@ -281,13 +281,12 @@ describe('traceRun in virtual time', () => {
     const spans = tracing.spans();
     expect(spanTree(spans)).toEqual([
       'invoke_agent [0-25]',
-      // The operator form learns the model from the answer.
-      '  chat marble-2 [0-20]',
+      // Right after runAgent the operator is the run's instrument: the model is known from the start.
+      '  chat marble-model [0-20]',
       '    execute_tool wait [20-25]',
       '    execute_tool wait [20-25]',
     ]);
     expect(spanNamed(spans, 'invoke_agent').events.map((e) => e.name)).toEqual(['rxagent.cancelled']);
-    // Learnt from the answer: the operator form does not know the model before it.
     expect(spanNamed(spans, 'invoke_agent').attributes['gen_ai.provider.name']).toBe('marble');
   });
 });

@@ -7,6 +7,18 @@ import { memoryTracing, ms, spanNamed, spanTree } from './test-tracing.test.js';
 const values: Record<string, AgentEvent> = {
   a: { type: 'agent-start', runId: 'r1' },
   t: { type: 'turn-start', step: 1 },
+  m: {
+    type: 'message-end',
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi' }],
+      stopReason: 'stop',
+      usage: { inputTokens: 3, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 5 },
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      timestamp: 0,
+    },
+  },
   e: {
     type: 'agent-end',
     reason: 'completed',
@@ -23,13 +35,15 @@ describe('traceRun (operator)', () => {
   it('passes every event through unchanged and ends the spans with the run', () => {
     const tracing = memoryTracing();
     createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const e1 = cold('a-t--e|', values);
+      const e1 = cold('a-tm-e|', values);
       const e1subs = '^-----!';
-      const expected = 'a-t--e|';
+      const expected = 'a-tm-e|';
       expectObservable(e1.pipe(traceRun({ tracerProvider: tracing.provider }))).toBe(expected, values);
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
     });
-    expect(spanTree(tracing.spans())).toEqual(['invoke_agent [0-5]', '  chat [2-5]']);
+    // On an event stream (not a run), the model is learnt from the answer.
+    expect(spanTree(tracing.spans())).toEqual(['invoke_agent [0-5]', '  chat gpt-4o-mini [2-3]']);
+    // The run's totals are the state fold's (the answer's usage), as withState reads them.
     expect(spanNamed(tracing.spans(), 'invoke_agent').attributes['gen_ai.usage.output_tokens']).toBe(2);
   });
 

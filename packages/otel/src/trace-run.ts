@@ -1,13 +1,15 @@
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { AgentEvent } from '@rxagent/core';
 import {
+  attachInstrument,
   redactError,
   type InstrumentedRun,
   type RunInstrument,
   type ToolScopeCall,
 } from '@rxagent/core/provider';
 import { asyncScheduler, defer, finalize, tap, type Observable, type OperatorFunction } from 'rxjs';
-import { RunSpans, toolKey, withSpan } from './run-spans.js';
+import { RunSpans } from './run-spans.js';
+import { toolKey, withSpan } from './with-span.js';
 import { TraceOptionsError } from './trace-options-error.js';
 import type { TraceRunOptions } from './trace-options.js';
 
@@ -69,6 +71,7 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
         ...(options.agentName ? { agentName: options.agentName } : {}),
         ...(options.conversationId ? { conversationId: options.conversationId } : {}),
         ...(run ? { provider: run.provider, modelId: run.modelId } : {}),
+        ...(run?.request ? { request: run.request } : {}),
         tools,
       });
       return events$.pipe(
@@ -81,7 +84,6 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
       );
     });
 
-  const operator = (events$: Observable<AgentEvent>) => traced(events$);
   const instrument: Required<RunInstrument> = {
     events: (events$, run) => traced(events$, run),
     toolScope<T>(call: ToolScopeCall, execute: () => T): T {
@@ -89,5 +91,8 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
       return span ? withSpan(span, execute) : execute();
     },
   };
+  // Right after runAgent, the operator becomes the run's instrument; on other event streams it reads them.
+  const operator = (events$: Observable<AgentEvent>) =>
+    attachInstrument(events$, instrument) ?? traced(events$);
   return Object.assign(operator, instrument);
 }

@@ -16,6 +16,7 @@ import type { AgentEvent, AgentEventType } from '@rxagent/core';
  * | O | output-update | G | guardrail-start |
  * | g | guardrail-end | X | context-usage |
  * | M | summary-start | m | summary-update |
+ * | K | elicitation-request | k | elicitation-end |
  * | Z | agent-end | b | subrun |
  *
  * @example
@@ -42,6 +43,8 @@ export const EVENT_LETTERS: Readonly<Record<AgentEventType, string>> = {
   'output-update': 'O',
   'guardrail-start': 'G',
   'guardrail-end': 'g',
+  'elicitation-request': 'K',
+  'elicitation-end': 'k',
   'agent-end': 'Z',
   subrun: 'b',
 };

@@ -17,6 +17,7 @@ import { StateObservable } from '../state/state-observable.js';
 import { stopSignal, type StopReason, type StopSignal } from '../events/stop-signal.js';
 import type { AnyTool } from '../tools/tool.js';
 import { AgentApprovals } from './agent-approvals.js';
+import { AgentElicitations, type ElicitationReply } from './agent-elicitation.js';
 import { compactTranscript } from './agent-compact.js';
 import { AgentResources, type AgentResource } from './agent-resource.js';
 import { parseTranscript } from './import-messages.js';
@@ -113,6 +114,7 @@ export class Agent<TOutput = unknown> {
   private readonly steering = new MessageQueue();
   private readonly followUps = new MessageQueue();
   private readonly approvals: AgentApprovals;
+  private readonly elicitations: AgentElicitations;
   private active?: ActiveRun;
   private idleWaiters: (() => void)[] = [];
   private readonly session?: SessionSync;
@@ -139,6 +141,7 @@ export class Agent<TOutput = unknown> {
       initialAgentState(config.messages ? parseTranscript(config.messages) : []),
     );
     this.approvals = new AgentApprovals(config.approver);
+    this.elicitations = new AgentElicitations(config.elicit);
     this.events$ = this.events.asObservable();
     this.state$ = new StateObservable<AgentState>(
       (subscriber) => this.state.subscribe(subscriber),
@@ -270,6 +273,17 @@ export class Agent<TOutput = unknown> {
   reject(toolCallId: string, reason?: string): boolean {
     if (!this.state.value.pendingApprovals.some((a) => a.toolCallId === toolCallId)) return false;
     this.approvals.decide(toolCallId, false, reason);
+    return true;
+  }
+
+  /**
+   * Answers a pending elicitation (a tool asking for information): the values, checked against
+   * its form (invalid values decline it, with the reason), or `'decline'` / `'cancel'`. False
+   * when no such elicitation waits.
+   */
+  respond(elicitationId: string, reply: ElicitationReply): boolean {
+    if (!this.state.value.pendingElicitations.some((e) => e.elicitationId === elicitationId)) return false;
+    this.elicitations.respond(elicitationId, reply);
     return true;
   }
 
@@ -439,6 +453,7 @@ export class Agent<TOutput = unknown> {
         steering$: this.steering,
         followUp$: this.followUps,
         approver: this.approvals.approver,
+        elicit: this.elicitations.elicit,
       });
       run$
         .pipe(

@@ -1,34 +1,14 @@
 import type { SerializedError } from '../errors/serialize-error.js';
 import type { MessageDelta } from './message-delta.js';
-import type {
-  AgentMessage,
-  AssistantMessage,
-  FinishReason,
-  ImagePart,
-  TextPart,
-  ToolCallPart,
-  ToolResultMessage,
-  Usage,
-} from '../messages/types.js';
+import type { AgentMessage, AssistantMessage, ImagePart, TextPart, Usage } from '../messages/types.js';
 import type { StopReason, StopSignal } from './stop-signal.js';
 import type { GuardrailEndEvent, GuardrailStartEvent } from './guardrail-events.js';
 import type { SubrunEvent } from './subrun-event.js';
 import type { ContextUsageEvent, SummaryStartEvent, SummaryUpdateEvent } from './context-events.js';
+import type { ElicitationEvent } from './elicitation-events.js';
+import type { StepResult } from './step-result.js';
 
-/**
- * What one turn (a model call and its tools) produced.
- *
- * @example
- * if (event.type === 'turn-end') console.log(event.step.finishReason, event.step.toolCalls.length);
- */
-export interface StepResult {
-  step: number;
-  message: AssistantMessage;
-  toolCalls: ToolCallPart[];
-  toolResults: ToolResultMessage[];
-  usage: Usage;
-  finishReason: FinishReason;
-}
+export type { StepResult } from './step-result.js';
 
 /**
  * What a tool call produced: content the model reads, and whether it is an error.
@@ -41,6 +21,8 @@ export interface ToolResult {
   isError: boolean;
   /** Model usage spent on the call's behalf (a sub-agent's calls); added to the run's usage. */
   usage?: Usage;
+  /** The class of what the tool threw (`TypeError`), or `timeout`. */
+  errorType?: string;
 }
 
 export type { MessageDelta } from './message-delta.js';
@@ -281,6 +263,7 @@ export type AgentEvent =
   | GuardrailStartEvent
   | GuardrailEndEvent
   | SubrunEvent
+  | ElicitationEvent
   | AgentEndEvent;
 
 /**

@@ -17,6 +17,8 @@ import { turnLoop, type PassProgress } from './turn-loop.js';
 import { decide, resumedTurn } from './resumed-turn.js';
 import type { RunSnapshot } from '../turn/run-snapshot.js';
 import { validateRunConfig } from './validate-run-config.js';
+import { markInstrumentable } from './attach-instrument.js';
+import { instrumentedRequest } from '../turn/instrumented-request.js';
 import { chainedObserver } from '../util/chained-observer.js';
 
 /**
@@ -41,7 +43,12 @@ export function runAgent<S extends OutputSchema>(
 ): Observable<AgentEventOf<InferOutput<S>>>;
 export function runAgent(config: RunAgentConfig): Observable<AgentEvent>;
 export function runAgent(given: RunAgentConfig): Observable<AgentEvent> {
-  return startRun(given);
+  // An instrument applied as an operator right after the run becomes the run's own (`traceRun()`).
+  return markInstrumentable(
+    startRun(given),
+    (instrument) => runAgent({ ...given, instrument }),
+    given?.instrument,
+  );
 }
 
 /**
@@ -150,7 +157,14 @@ export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observa
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
-    return instrument.events(run$, { runId, scheduler, provider, modelId, secrets: config.model.secrets });
+    return instrument.events(run$, {
+      runId,
+      scheduler,
+      provider,
+      modelId,
+      secrets: config.model.secrets,
+      request: instrumentedRequest(given),
+    });
   });
 }
 

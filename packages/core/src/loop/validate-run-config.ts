@@ -77,7 +77,7 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkNumber('maxLengthRecoveries', c.maxLengthRecoveries, OPTION_RULES.maxLengthRecoveries);
   checkRetryBackoff('retryBackoff', c.retryBackoff);
   checkRequestNumbers('', c);
-  for (const key of ['random', 'pipeline', 'guardStop'] as const) {
+  for (const key of ['random', 'pipeline', 'guardStop', 'elicit'] as const) {
     if (c[key] !== undefined) checkFunction(key, c[key]);
   }
   checkMethods('scheduler', c.scheduler, ['now', 'schedule'], 'an RxJS SchedulerLike');

@@ -24,6 +24,7 @@ import type { ToolScope } from '../tools/tool-scope.js';
 import { guardToolCall, type ToolGuardEnv } from '../guardrails/guard-tool-call.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { RunLineage } from '../tools/run-lineage.js';
+import type { Elicitor } from '../elicitation/elicitation-types.js';
 import type { Approver, GateDecision, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { errorText, errorToolResult } from '../tools/tool-output.js';
 import { validateToolCall } from '../tools/validate-args.js';
@@ -50,6 +51,8 @@ export interface ToolCallEnv {
   progress(event: AgentEvent): void;
   /** The run instrument's scope around the execution. */
   toolScope?: ToolScope;
+  /** Answers the elicitations the tool makes (`ctx.elicit`). */
+  elicit?: Elicitor;
   /** Where the run sits among the runs that started it (for tools that start sub-runs). */
   lineage?: RunLineage;
   /** Told when `execute` returned a Promise (to warn under virtual time). */
@@ -119,6 +122,7 @@ export function runToolCall(env: ToolCallEnv): Observable<CallItem> {
       (event) => env.progress(event),
       env.approver,
       env.lineage,
+      env.elicit,
     );
     let ended = false;
 

@@ -159,6 +159,7 @@ export function runToolBatch(
         timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? defaults.timeoutMs,
         approvalRequired: (options.approvalRequired ?? defaults.approvalRequired).includes(call.name),
         approver: options.approver ?? defaults.approver,
+        ...(defaults.elicit ? { elicit: defaults.elicit } : {}),
         toolGate: options.toolGate ?? defaults.toolGate,
         middlewares: options.middlewares ?? defaults.middlewares,
         ...(guard ? { guard } : {}),

@@ -4,6 +4,7 @@ import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js
 import { emptyUsage } from '../messages/usage.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';
 import type { StopReason, StopSignal } from '../events/stop-signal.js';
+import type { PendingElicitation } from './reduce-elicitation.js';
 import type { RunningGuardrail } from './reduce-guardrail.js';
 import type { SubrunState } from './reduce-subrun.js';
 import type { ContextUsage } from '../events/context-usage.js';
@@ -76,6 +77,8 @@ export interface AgentState {
   /** Results of this batch's calls that ended but are not in the transcript yet (by call id). */
   finishedTools: Readonly<Record<string, ToolResult>>;
   pendingApprovals: readonly PendingApproval[];
+  /** Elicitations waiting for a person (answer with `Agent.respond`). */
+  pendingElicitations: readonly PendingElicitation[];
   /** Total usage of the runs folded into this state. */
   usage: Usage;
   stopReason?: StopReason;
@@ -113,6 +116,7 @@ export function initialAgentState(messages: readonly AgentMessage[] = []): Agent
     activeTools: [],
     finishedTools: {},
     pendingApprovals: [],
+    pendingElicitations: [],
     usage: emptyUsage(),
     isRunning: false,
     retries: 0,

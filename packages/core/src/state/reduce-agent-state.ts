@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
+import { reduceElicitation } from './reduce-elicitation.js';
 import { reduceGuardrail } from './reduce-guardrail.js';
 import { endSubruns, reduceSubruns } from './reduce-subrun.js';
 import { spentUsage } from './spent-usage.js';
@@ -21,6 +22,7 @@ function copy(s: AgentState): AgentState {
     activeTools: s.activeTools,
     finishedTools: s.finishedTools,
     pendingApprovals: s.pendingApprovals,
+    pendingElicitations: s.pendingElicitations,
     usage: s.usage,
     stopReason: s.stopReason,
     stopSignal: s.stopSignal,
@@ -65,6 +67,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.activeTools = [];
       next.finishedTools = {};
       next.pendingApprovals = [];
+      next.pendingElicitations = [];
       next.stopReason = undefined;
       next.stopSignal = undefined;
       next.error = undefined;
@@ -125,6 +128,9 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.pendingToolCalls = state.pendingToolCalls.filter((id) => id !== event.toolCallId);
       next.activeTools = state.activeTools.filter((t) => t.toolCallId !== event.toolCallId);
       next.finishedTools = { ...state.finishedTools, [event.toolCallId]: event.result };
+      // A call that ended took its unanswered questions with it.
+      if (state.pendingElicitations.length > 0)
+        next.pendingElicitations = state.pendingElicitations.filter((e) => e.toolCallId !== event.toolCallId);
       return next;
     case 'approval-request':
       next = copy(state);
@@ -149,6 +155,9 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
     case 'guardrail-start':
     case 'guardrail-end':
       return reduceGuardrail(state, copy(state), event);
+    case 'elicitation-request':
+    case 'elicitation-end':
+      return reduceElicitation(state, copy(state), event);
     case 'summary-start':
       next = copy(state);
       next.compacting = true;

@@ -4,6 +4,8 @@ import type { AgentMessage } from '../messages/types.js';
 import type { LazyAbortController } from '../util/lazy-abort.js';
 import type { Observable } from 'rxjs';
 import type { ApprovalVerdict } from './approval-decision.js';
+import { askElicitor } from '../elicitation/ask-elicitor.js';
+import type { ElicitationAsk, ElicitationResponse, Elicitor } from '../elicitation/elicitation-types.js';
 import { askApprover } from './nested-approval.js';
 import type { ToolContext } from './tool.js';
 import type { RunLineage } from './run-lineage.js';
@@ -33,7 +35,11 @@ export class CallContext implements ToolContext {
     private readonly emit: (event: AgentEvent) => void,
     private readonly approver?: Approver,
     readonly lineage?: RunLineage,
+    private readonly elicitor?: Elicitor,
   ) {}
+
+  /** Elicitations asked so far by this call (their ids derive from the call's). */
+  private elicitations = 0;
 
   emitSubrun(subrun: { agent: string; runId: string }, event: AgentEvent): void {
     if (!this.open) return;
@@ -53,6 +59,14 @@ export class CallContext implements ToolContext {
     askApprover(this.approver, request, (event) => {
       if (this.open) this.emit(event);
     });
+
+  readonly elicit = (ask: ElicitationAsk): Observable<ElicitationResponse> => {
+    const elicitationId = `${this.toolCallId}/elicitation-${++this.elicitations}`;
+    const request = { elicitationId, toolCallId: this.toolCallId, toolName: this.toolName, ...ask };
+    return askElicitor(this.elicitor, request, (event) => {
+      if (this.open) this.emit(event);
+    });
+  };
 
   // An own function, not a method: tools destructure it (`execute: (args, { progress }) => …`).
   readonly progress = (progress: unknown): void => {

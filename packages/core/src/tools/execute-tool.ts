@@ -50,7 +50,9 @@ function failure(error: unknown): CallSettled {
   if (AgentStop.isInstance(error)) {
     return settled({ content: [{ type: 'text', text: error.reason }], isError: false }, 'success', error);
   }
-  return settled(errorToolResult(errorText(error)), 'error');
+  const result = errorToolResult(errorText(error));
+  if (error instanceof Error) result.errorType = error.name;
+  return settled(result, 'error');
 }
 
 const fromResult = (result: ToolResult): CallSettled => settled(result, result.isError ? 'error' : 'success');
@@ -202,7 +204,9 @@ function hasTimeout(timeoutMs: number): boolean {
 }
 
 function timedOut(call: ToolCallPart, env: ExecuteToolEnv): CallSettled {
-  return settled(errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`), 'error');
+  const result = errorToolResult(`Tool "${call.name}" timed out after ${env.timeoutMs} ms.`);
+  result.errorType = 'timeout';
+  return settled(result, 'error');
 }
 
 /** The last result as a settled call (no value: an empty result); errors as error results. */

@@ -1,6 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { ElicitationAsk, ElicitationResponse } from '../elicitation/elicitation-types.js';
 import type { AgentMessage, ImagePart, TextPart, Usage } from '../messages/types.js';
 import type { RunLineage } from './run-lineage.js';
 import type { JSONSchema } from '../model/chat-model.js';
@@ -75,6 +76,13 @@ export interface ToolContext {
   emitSubrun?(subrun: { agent: string; runId: string }, event: AgentEvent): void;
   /** Where the run sits among the runs that started it: give it to a sub-run's config (`lineage`). */
   lineage?: RunLineage;
+  /**
+   * Asks a person for information while the tool runs (an MCP server's elicitation), through
+   * the run's human-in-the-loop path: `elicitation-request` / `elicitation-end` are emitted into
+   * the run and the run's `elicit` (or `Agent.respond`) answers. Fails closed (decline). Absent
+   * in contexts built outside a run.
+   */
+  elicit?(ask: ElicitationAsk): Observable<ElicitationResponse>;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { AnyTool } from '../tools/tool.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import type { LoopItem } from './loop-item.js';
 import type { RunInstrument } from './run-instrument.js';
+import type { Elicitor } from '../elicitation/elicitation-types.js';
 import type { MessageQueue, UserInput } from './message-queue.js';
 import type { RunLineage } from '../tools/run-lineage.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -97,6 +98,8 @@ export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   /** Tool names that always need approval. */
   approvalRequired?: readonly string[];
   approver?: Approver;
+  /** Answers the elicitations tools make (MCP servers asking a person); without it they are declined. */
+  elicit?: Elicitor;
   toolGate?: ToolGate;
   middlewares?: readonly ToolMiddleware[];
   /** Messages to deliver mid-run (see `steer`). */

@@ -1,6 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ToolScopeCall } from '../tools/tool-scope.js';
+import type { InstrumentedRequest } from './instrumented-request.js';
 
 /**
  * The run an instrument is attached to, as known when it is subscribed.
@@ -16,6 +17,8 @@ export interface InstrumentedRun {
   modelId: string;
   /** The model's `secrets`: an instrument that records errors redacts them (`redactError`). */
   secrets?: readonly string[];
+  /** What the run asks of its model (request options, output kind, system prompt, tools). */
+  request?: InstrumentedRequest;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { GuardrailTripMode } from '../guardrails/guardrail-config.js';
 import type { ToolGuardrail } from '../guardrails/guardrail.js';
 import type { ChatRequest } from '../model/chat-model.js';
 import type { ToolScope, ToolScopeCall } from '../tools/tool-scope.js';
+import type { Elicitor } from '../elicitation/elicitation-types.js';
 import type { RunInstrument } from './run-instrument.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { MODEL_CALL_OPTIONS, type RetryBackoff, type RunAgentConfig } from './run-config.js';
@@ -22,6 +23,8 @@ export interface ToolSettings {
   readonly maxToolErrors: number;
   readonly approvalRequired: readonly string[];
   readonly approver?: Approver;
+  /** Answers the elicitations tools make (config `elicit`). */
+  readonly elicit?: Elicitor;
   readonly toolGate?: ToolGate;
   readonly middlewares: readonly ToolMiddleware[];
   /** The config's `toolGuardrails`. */
@@ -79,6 +82,7 @@ export function runSettings(config: RunAgentConfig): RunSettings {
     middlewares: config.middlewares ?? [],
     guardrails: config.toolGuardrails ?? [],
     ...(config.approver ? { approver: config.approver } : {}),
+    ...(config.elicit ? { elicit: config.elicit } : {}),
     ...(config.toolGate ? { toolGate: config.toolGate } : {}),
     ...(instrument?.toolScope ? { toolScope: boundScope(instrument) } : {}),
   };
