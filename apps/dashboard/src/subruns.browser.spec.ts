@@ -110,8 +110,38 @@ describe('dashboard: sub-agent runs', () => {
       ['scout', 'step 1', '48 tok'],
       ['checker', 'step 1', '48 tok'],
     ]);
-    // The call's own line reads as the latest sub-run's summary, not as raw JSON.
+    // The call's own line reads as the latest sub-run's summary, not as raw JSON; its bar moves
+    // (no share to show yet, never an empty bar) and it shows what its sub-runs spent so far.
     expect(await page.textContent(`${call} > .progress-label`)).toMatch(/^(scout|checker) → lookup/);
+    // One reading of the DOM, so the figures are of one moment.
+    const shown = await page.evaluate<{
+      bar: string;
+      width: string;
+      states: string[];
+      call: string;
+      subruns: string[];
+      card: string;
+    }>(
+      `(function () {
+         var call = document.querySelector(${JSON.stringify(call)});
+         var subruns = Array.from(call.querySelectorAll('li.subrun'));
+         return {
+           bar: call.querySelector(':scope > .bar').dataset.indeterminate,
+           width: call.querySelector(':scope > .bar > span').style.width,
+           states: subruns.map(function (li) { return li.dataset.state; }),
+           call: call.querySelector(':scope > .tokens').textContent,
+           subruns: subruns.map(function (li) { return li.querySelector('.tokens').textContent; }),
+           card: document.querySelector(${JSON.stringify(`[data-run-id="${id}"] .stats > span:nth-of-type(2) > b`)}).textContent,
+         };
+       })()`,
+    );
+    const ended = shown.states.filter((state) => state !== 'running').length;
+    if (ended === 0) expect(shown.bar).toBe('true');
+    else expect(shown.width).toBe(`${Math.round((ended / shown.states.length) * 100)}%`);
+    const spent = shown.subruns.reduce((sum, t) => sum + Number(t.replace(/\D/g, '')), 0);
+    expect(shown.call).toBe(`${spent} tok`);
+    // The parent's first call reported no usage: everything spent so far is its sub-runs'.
+    expect(shown.card).toBe(String(spent));
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-subruns.png'), fullPage: true });
 
