@@ -115,6 +115,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       system: recipe.system,
       maxSteps: recipe.maxSteps,
       contextManager: recipe.contextManager,
+      prices: recipe.prices,
       scheduler,
       onError,
     });

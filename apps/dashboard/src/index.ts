@@ -11,6 +11,15 @@ export type { DurableRunListing, FollowDurableOptions } from './durable-follow.j
 export { toRunSnapshot } from './run-snapshot.js';
 export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-snapshot.js';
 export { SubrunTracker } from './subrun-view.js';
+export { RunTimeline } from './run-timeline.js';
+export { TimelineStore } from './timeline-store.js';
+export type {
+  TimelineDetail,
+  TimelineRow,
+  TimelineSegment,
+  TimelineTokens,
+  TimelineView,
+} from './timeline-types.js';
 export type { SubrunView } from './subrun-view.js';
 export { describeEvent } from './run-event-view.js';
 export type { RunEventView } from './run-event-view.js';
@@ -33,7 +42,7 @@ export type { DashboardSnapshot, RouteContext } from './http-routes.js';
 export { HttpError, readJsonBody, sendJson } from './http-json.js';
 export { dashboardPage } from './page.js';
 export type { ModelFactory, RunRecipe, RunRequest } from './run-factory.js';
-export { scenarioTurns, scriptedRunFactory, SCENARIOS } from './scripted-runs.js';
+export { scenarioTurns, scriptedRunFactory, SCENARIOS, SCRIPTED_PRICE } from './scripted-runs.js';
 export type { ScenarioName, ScriptedRunOptions } from './scripted-runs.js';
 export { between, pacedModel, REALISTIC_TIMING, seededRandom, wordByWord } from './paced-model.js';
 export type { MsRange, PacedModelOptions, ScriptedTiming } from './paced-model.js';

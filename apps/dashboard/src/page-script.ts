@@ -26,6 +26,7 @@ export const PAGE_SCRIPT = `
     return node;
   }
   function num(n) { return Number(n || 0).toLocaleString('en-US'); }
+  function usd(n) { return '$' + Number(n || 0).toFixed(n >= 0.01 ? 4 : 6); }
   function stat(label, value) { var s = el('span'); s.append(label + ' ', el('b', '', value)); return s; }
 ${CONTEXT_GAUGE_SCRIPT}
 ${ELICITATION_FORM_SCRIPT}
@@ -73,9 +74,13 @@ ${ELICITATION_FORM_SCRIPT}
       li.dataset.toolCallId = t.toolCallId;
       var bar = el('div', 'bar');
       var fill = el('span');
-      fill.style.width = t.progress && t.progress.ratio !== undefined ? Math.round(t.progress.ratio * 100) + '%' : '0';
+      var measured = t.progress && t.progress.ratio !== undefined;
+      fill.style.width = measured ? Math.round(t.progress.ratio * 100) + '%' : '';
+      // Progress without a share (a sub-run at work, a label alone): a moving bar, never an empty one.
+      bar.dataset.indeterminate = String(!measured && !waiting.has(t.toolCallId));
       bar.append(fill);
       li.append(el('span', 'name', t.toolName), el('span', 'args', t.args),
+        el('span', 'tokens', t.tokens !== undefined ? num(t.tokens) + ' tok' : ''),
         el('span', 'progress-label', t.progress ? t.progress.label : waiting.has(t.toolCallId) ? 'awaiting approval' : 'starting'),
         bar);
       if (t.subruns && t.subruns.length) li.append(renderSubruns(t.subruns));
@@ -136,6 +141,8 @@ ${ELICITATION_FORM_SCRIPT}
     c.prompt.textContent = run.prompt;
     c.stats.replaceChildren(stat('step', String(run.step)), ' · ', stat('tokens', num(run.tokens.total)),
       ' (' + num(run.tokens.input) + ' in / ' + num(run.tokens.output) + ' out)',
+      run.tokens.costUsd !== undefined ? ' · ' : '',
+      run.tokens.costUsd !== undefined ? stat('cost', usd(run.tokens.costUsd)) : '',
       run.retries ? ' · ' + run.retries + ' retries' : '');
     renderGauge(c.gauge, run.context);
     renderTools(c, run.activeTools, run.pendingApprovals);

@@ -62,12 +62,15 @@ button.reject { background: #b62324; border-color: #da3633; }
 .stats b { color: var(--text); font-weight: 600; }
 ul.tools, ul.approvals, ul.elicitations, ol.log { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
 ul:empty, ol:empty, pre:empty, .answer:empty { display: none; }
-.tool { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; align-items: center;
+.tool { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 2px 10px; align-items: center;
   padding: 6px 8px; border-radius: 6px; background: rgba(210, 153, 34, 0.1); }
 .name { font-family: var(--mono); font-weight: 600; }
 .args { font-family: var(--mono); font-size: 12px; color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar { height: 6px; border-radius: 3px; background: var(--border); overflow: hidden; }
 .bar > span { display: block; height: 100%; width: 0; background: var(--tool-executing); transition: width 0.15s; }
+.bar[data-indeterminate="true"] > span { width: 35%; animation: bar-slide 1.4s ease-in-out infinite; }
+@keyframes bar-slide { from { margin-left: -35%; } to { margin-left: 100%; } }
+.tool > .tokens { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
 .tool .progress-label { font-size: 12px; color: var(--muted); }
 ul.subruns { grid-column: 1 / -1; list-style: none; margin: 2px 0 0 12px; padding: 0 0 0 8px; border-left: 2px solid var(--tool-executing); display: flex; flex-direction: column; gap: 2px; font-size: 12px; }
 .subrun { display: grid; grid-template-columns: auto auto 1fr auto; gap: 8px; color: var(--muted); }

@@ -1,4 +1,5 @@
 import { contentText, toolCalls, type AgentEvent } from '@rxagent/core';
+import type { SubrunEvent } from '@rxagent/core/events';
 import { clipText } from './text-limits.js';
 import { summarizeArgs } from './value-summary.js';
 
@@ -59,7 +60,8 @@ function describe(event: AgentEvent): string | undefined {
         ? `approved ${event.toolName}`
         : `rejected ${event.toolName}${event.reason ? `: ${short(event.reason, 80)}` : ''}`;
     case 'turn-end':
-      return `step ${event.step.step} done (${event.step.usage.totalTokens} tokens)`;
+      // No figure here: what a step spent (sub-runs, summary calls included) is on the card and timeline.
+      return `step ${event.step.step} done`;
     case 'retry':
       return `retry #${event.attempt} in ${event.delayMs} ms: ${short(event.error.message, 80)}`;
     case 'compaction':
@@ -78,9 +80,27 @@ function describe(event: AgentEvent): string | undefined {
       return `✎ ${event.toolName}: ${event.action}${event.reason ? ` (${short(event.reason, 80)})` : ''}`;
     case 'agent-end':
       return `stopped: ${event.reason}`;
+    case 'subrun':
+      return describeSubrun(event);
     case 'message-update':
     case 'summary-update':
     case 'context-usage':
+      return undefined;
+  }
+}
+
+/** A sub-run's start, tool calls and end (its other events are on its card line and timeline rows). */
+function describeSubrun(event: SubrunEvent): string | undefined {
+  const who = event.path.map((s) => s.agent).join(' › ');
+  const inner = event.event;
+  switch (inner.type) {
+    case 'agent-start':
+      return `↳ ${who} started`;
+    case 'tool-start':
+      return `↳ ${who} ▶ ${inner.toolName} ${summarizeArgs(inner.args, 60)}`;
+    case 'agent-end':
+      return `↳ ${who} stopped: ${inner.reason}`;
+    default:
       return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { AnyTool, ChatModel } from '@rxagent/core';
 import type { ContextManager } from '@rxagent/core/context';
+import type { PriceTable } from '@rxagent/core/models';
 
 /**
  * What a new run is asked for (from `startRun` or `POST /runs`).
@@ -36,6 +37,11 @@ export interface RunRecipe {
   maxSteps?: number;
   /** Manages the run's context (e.g. `contextEngine(…)` of `@rxagent/context`); its card shows a gauge. */
   contextManager?: ContextManager;
+  /**
+   * Prices of models the built-in table lacks (the run fills `usage.costUsd` from them): every
+   * cost on the card and timeline is the run's own, never a guess of the dashboard's.
+   */
+  prices?: PriceTable;
 }
 
 /**

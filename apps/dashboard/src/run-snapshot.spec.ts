@@ -43,6 +43,35 @@ describe('toRunSnapshot', () => {
     });
   });
 
+  it('shows the cost only when the run priced every call, with the tokens of its summary calls', () => {
+    const priced = { ...usage, costUsd: 0.0002 };
+    const answer = assistantMessage([{ type: 'text', text: 'Hi' }], 'stop', { usage: priced });
+    const compaction: AgentEvent = {
+      type: 'compaction',
+      strategy: 'summary',
+      tokensBefore: 9000,
+      tokensAfter: 900,
+      summarized: 12,
+      usage: { ...usage, costUsd: 0.0001 },
+    };
+    const state = fold([
+      { type: 'agent-start', runId: 'r' },
+      compaction,
+      { type: 'message-end', message: answer },
+    ]);
+    expect(toRunSnapshot('run-1', 'x', state).tokens).toEqual({
+      input: 200,
+      output: 80,
+      total: 280,
+      costUsd: 0.0002 + 0.0001,
+    });
+    const unpriced = fold([
+      { type: 'agent-start', runId: 'r' },
+      { type: 'message-end', message: toolTurn },
+    ]);
+    expect(toRunSnapshot('run-1', 'x', unpriced).tokens).toEqual({ input: 100, output: 40, total: 140 });
+  });
+
   it('shows the prompt, the step and the tail of the text being streamed', () => {
     const partial = assistantMessage([{ type: 'text', text: 'abcdefghij'.repeat(10) }]);
     const state = fold([

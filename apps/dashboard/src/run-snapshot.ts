@@ -32,6 +32,8 @@ export interface ToolView {
   progress?: ProgressView;
   /** Sub-agent runs working for this call (the `subagent` tool), nested under it. */
   subruns?: SubrunView[];
+  /** What this call's sub-runs spent so far (from the state fold), when it runs any. */
+  tokens?: number;
 }
 
 /**
@@ -62,7 +64,11 @@ export interface RunSnapshot {
   phase: Phase;
   terminal: boolean;
   step: number;
-  tokens: { input: number; output: number; total: number };
+  /**
+   * The run's usage as the state fold counts it (model calls, summary calls, sub-runs); the
+   * cost only when every part was priced (`usage.costUsd`).
+   */
+  tokens: { input: number; output: number; total: number; costUsd?: number };
   activeTools: ToolView[];
   pendingApprovals: ApprovalView[];
   /** Tools asking a person for information (forms). */
@@ -137,6 +143,7 @@ export function toRunSnapshot(
     prompt: head(lastPrompt(state), limits.promptChars ?? 200),
     retries: state.retries,
   };
+  if (state.usage.costUsd !== undefined) snapshot.tokens.costUsd = state.usage.costUsd;
   if (state.stopReason !== undefined) snapshot.stopReason = state.stopReason;
   if (state.error) snapshot.error = clipText(`${state.error.name}: ${state.error.message}`);
   const context = toContextGauge(state);

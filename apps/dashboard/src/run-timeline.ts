@@ -1,343 +1,176 @@
-import type { AgentEvent, AgentMessage, AssistantMessage, TokenPrices, Usage } from '@rxagent/core';
+import { initialAgentState, reduceAgentState, type AgentEvent, type AgentState } from '@rxagent/core';
+import type { SubrunEvent, SubrunStep } from '@rxagent/core/events';
 import { clipText } from './text-limits.js';
-import { summarizeArgs } from './value-summary.js';
+import { closeOpen, flattenRows, newRow, toTokens, type RowState } from './timeline-row.js';
+import { TimelineScope } from './timeline-scope.js';
+import type { TimelineDetail, TimelineRow, TimelineView } from './timeline-types.js';
 
-/**
- * A coloured stretch of a timeline row: what the step was doing from `start` to `end` (ms
- * since the run started; no `end` while it lasts).
- *
- * @example
- * const s: TimelineSegment = { phase: 'waiting-first-token', start: 0, end: 420 };
- */
-export interface TimelineSegment {
-  phase: 'waiting-first-token' | 'streaming' | 'retry' | 'approval' | 'executing';
-  start: number;
-  end?: number;
+interface SubrunScope {
+  scope: TimelineScope;
+  header: RowState;
 }
 
 /**
- * One row of the waterfall: a model call or a tool call.
- *
- * @example
- * const row: TimelineRow = { id: 'model-1', kind: 'model', step: 1, label: 'model call 1', start: 0, segments: [], status: 'running', marks: [] };
- */
-export interface TimelineRow {
-  /** `model-<step>` or `tool-<toolCallId>`. */
-  id: string;
-  kind: 'model' | 'tool';
-  step: number;
-  /** `model call <step>` or the tool's name. */
-  label: string;
-  /** Short arguments of a tool call. */
-  detail?: string;
-  start: number;
-  end?: number;
-  segments: TimelineSegment[];
-  status: 'running' | 'ok' | 'error' | 'rejected' | 'cancelled';
-  /** Time to first token of a model call (ms). */
-  firstTokenMs?: number;
-  tokens?: { input: number; output: number; total: number };
-  costUsd?: number;
-  /** Points in time worth a mark: retries, approval decisions. */
-  marks: { at: number; kind: 'retry' | 'approved' | 'rejected'; text: string }[];
-}
-
-/**
- * A run's timeline as the page draws it: the rows, the totals, and `now` (ms since the start)
- * so a row that is still running is drawn up to it.
- *
- * @example
- * const view: TimelineView = timeline.view(scheduler.now());
- * console.log(view.rows.length, view.totals.costUsd);
- */
-export interface TimelineView {
-  startedAt?: number;
-  now: number;
-  ended: boolean;
-  stopReason?: string;
-  rows: TimelineRow[];
-  totals: { input: number; output: number; total: number; costUsd: number; steps: number };
-}
-
-/**
- * Everything about one row, in full: a model call's new input messages and its answer, a
- * tool call's arguments and result.
- *
- * @example
- * const detail = timeline.detail('tool-call_1'); // { row, args: '{\n  "path": …', result: '…' }
- */
-export interface TimelineDetail {
-  row: TimelineRow;
-  /** Messages that entered the transcript since the previous model call (model rows). */
-  input?: AgentMessage[];
-  /** The assistant message (model rows). */
-  output?: AssistantMessage;
-  /** Pretty JSON of the arguments (tool rows), in full. */
-  args?: string;
-  /** The result text (tool rows), in full. */
-  result?: string;
-  isError?: boolean;
-  approval?: { approved: boolean; reason?: string };
-}
-
-/**
- * Prices used for the cost of a step when the provider reports none (`gpt-4o-mini` list
- * prices, US dollars per million tokens).
- *
- * @example
- * new RunTimeline({ prices: DEFAULT_TIMELINE_PRICES });
- */
-export const DEFAULT_TIMELINE_PRICES: TokenPrices = {
-  inputPerMillion: 0.15,
-  outputPerMillion: 0.6,
-  cacheReadPerMillion: 0.075,
-};
-
-interface RowState {
-  row: TimelineRow;
-  input?: AgentMessage[];
-  output?: AssistantMessage;
-  args?: unknown;
-  result?: string;
-  isError?: boolean;
-  approval?: { approved: boolean; reason?: string };
-}
-
-/**
- * A run's timeline, folded from its events: a row per model call (waiting for the first
- * token, then streaming; retries marked) and per tool call (waiting for approval, then
- * executing), with tokens and cost per step and in total. Times are ms since `agent-start`,
- * from the clock given to `see`. A new `agent-start` starts a new timeline.
+ * A run's timeline: its rows are built from its events — a row per model call, tool call and
+ * context summary call, and each sub-run nested under the tool call that runs it with its own
+ * model and tool rows — while every figure is taken by the state fold's rules: a row's tokens
+ * are what its event spent (`spentUsage`), the totals are the run's state
+ * (`reduceAgentState`), a sub-run's step and phase are `state.subruns`. So the timeline's
+ * totals are the card's, and its rows add up to them. Times are ms since `agent-start`, from
+ * the clock given to `see`. A new `agent-start` starts a new timeline.
  *
  * @example
  * const timeline = new RunTimeline();
  * agent.events$.subscribe((event) => timeline.see(event, scheduler.now()));
- * const view = timeline.view(scheduler.now());
+ * const view = timeline.view(scheduler.now()); // view.totals.total === agent.state$.value.usage.totalTokens
  */
 export class RunTimeline {
   private startedAt?: number;
   private rows: RowState[] = [];
   private readonly byId = new Map<string, RowState>();
-  private model?: RowState;
-  private pending: AgentMessage[] = [];
-  private step = 0;
+  private readonly subruns = new Map<string, SubrunScope>();
+  private root = new TimelineScope(this.byId, { prefix: '', depth: 0, rows: this.rows });
+  private state: AgentState = initialAgentState();
   private ended = false;
   private stopReason?: string;
-  private readonly prices: TokenPrices;
 
-  constructor(options: { prices?: TokenPrices } = {}) {
-    this.prices = options.prices ?? DEFAULT_TIMELINE_PRICES;
-  }
-
+  /** Follows one event of the run, seen at `now` (the clock's ms). */
   see(event: AgentEvent, now: number): void {
-    if (event.type === 'agent-start') return this.reset(now);
-    if (this.startedAt === undefined) this.reset(now);
+    if (event.type === 'agent-start' || this.startedAt === undefined) this.reset(now);
+    this.state = reduceAgentState(this.state, event);
     const t = now - (this.startedAt ?? now);
-    switch (event.type) {
-      case 'turn-start':
-        this.step = event.step;
-        this.modelRow(t);
-        return;
-      case 'message-update': {
-        const model = this.model?.row;
-        if (!model || model.firstTokenMs !== undefined) return;
-        model.firstTokenMs = t - model.start;
-        closeOpen(model, t);
-        model.segments.push({ phase: 'streaming', start: t });
-        return;
-      }
-      case 'retry': {
-        const model = this.modelRow(t).row;
-        closeOpen(model, t);
-        model.marks.push({
-          at: t,
-          kind: 'retry',
-          text: `retry #${event.attempt}: ${clipText(event.error.message, 200)}`,
-        });
-        model.firstTokenMs = undefined;
-        model.segments.push({ phase: 'retry', start: t, end: t + event.delayMs });
-        model.segments.push({ phase: 'waiting-first-token', start: t + event.delayMs });
-        return;
-      }
-      case 'message-end':
-        if (event.message.role === 'assistant') return this.endModel(event.message, t);
-        this.pending.push(event.message);
-        return;
-      case 'tool-start': {
-        const state: RowState = {
-          row: {
-            id: `tool-${event.toolCallId}`,
-            kind: 'tool',
-            step: this.step,
-            label: clipText(event.toolName, 200),
-            detail: summarizeArgs(event.args, 80),
-            start: t,
-            segments: [{ phase: 'executing', start: t }],
-            status: 'running',
-            marks: [],
-          },
-          args: event.args,
-        };
-        this.add(state);
-        return;
-      }
-      case 'approval-request': {
-        const row = this.byId.get(`tool-${event.toolCallId}`)?.row;
-        if (!row) return;
-        // Approval comes before execution: the call has waited (validated, previewed) since it started.
-        row.segments = [{ phase: 'approval', start: row.start }];
-        return;
-      }
-      case 'approval-end': {
-        const state = this.byId.get(`tool-${event.toolCallId}`);
-        if (!state) return;
-        closeOpen(state.row, t);
-        state.approval = { approved: event.approved, ...(event.reason ? { reason: event.reason } : {}) };
-        state.row.marks.push({
-          at: t,
-          kind: event.approved ? 'approved' : 'rejected',
-          text: event.approved
-            ? 'approved'
-            : `rejected${event.reason ? `: ${clipText(event.reason, 200)}` : ''}`,
-        });
-        if (event.approved) state.row.segments.push({ phase: 'executing', start: t });
-        return;
-      }
-      case 'tool-end': {
-        const state = this.byId.get(`tool-${event.toolCallId}`);
-        if (!state) return;
-        closeOpen(state.row, t);
-        state.row.end = t;
-        state.row.status =
-          state.approval && !state.approval.approved ? 'rejected' : event.isError ? 'error' : 'ok';
-        state.result = event.result.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('');
-        state.isError = event.isError;
-        return;
-      }
-      case 'agent-end':
-        this.finish(t, 'cancelled');
-        this.stopReason = event.reason;
-        return;
-      default:
-        return;
+    if (event.type === 'subrun') return this.seeSubrun(event, t);
+    if (event.type === 'agent-end') {
+      this.root.finish(t, 'cancelled');
+      this.ended = true;
+      this.stopReason = event.reason;
+      return;
     }
+    this.root.see(event, t);
   }
 
   /** The run stopped without `agent-end` (cancelled, failed): rows still open end now. */
   stop(now: number, reason: string): void {
     if (this.startedAt === undefined || this.ended) return;
-    this.finish(now - this.startedAt, 'cancelled');
+    this.root.finish(now - this.startedAt, 'cancelled');
+    this.ended = true;
     this.stopReason = reason;
   }
 
+  /** The rows and totals now (`now` on the clock given to `see`). */
   view(now: number): TimelineView {
-    const rows = this.rows.map((s) => s.row);
-    let input = 0;
-    let output = 0;
-    let total = 0;
-    let costUsd = 0;
-    for (const row of rows) {
-      input += row.tokens?.input ?? 0;
-      output += row.tokens?.output ?? 0;
-      total += row.tokens?.total ?? 0;
-      costUsd += row.costUsd ?? 0;
-    }
+    const rows = flattenRows(this.rows, (state, row) => this.decorate(state, row));
     const end = Math.max(0, ...rows.map((r) => r.end ?? 0));
     const view: TimelineView = {
       now: this.ended ? end : now - (this.startedAt ?? now),
       ended: this.ended,
-      rows: structuredClone(rows),
-      totals: { input, output, total, costUsd, steps: this.step },
+      rows,
+      totals: { ...toTokens(this.state.usage), steps: this.state.step },
     };
     if (this.startedAt !== undefined) view.startedAt = this.startedAt;
     if (this.stopReason !== undefined) view.stopReason = this.stopReason;
     return view;
   }
 
+  /** One row in full, or undefined for an unknown row. */
   detail(rowId: string): TimelineDetail | undefined {
     const state = this.byId.get(rowId);
     if (!state) return undefined;
-    const detail: TimelineDetail = { row: structuredClone(state.row) };
-    if (state.row.kind === 'model') {
-      detail.input = state.input ?? [];
-      if (state.output) detail.output = state.output;
-      return detail;
+    const [row] = flattenRows([state], (s, r) => this.decorate(s, r));
+    const detail: TimelineDetail = { row: row as TimelineRow };
+    switch (state.row.kind) {
+      case 'model':
+        detail.input = state.input ?? [];
+        if (state.output) detail.output = state.output;
+        return detail;
+      case 'summary':
+        detail.summary = state.summary ?? '';
+        if (state.compaction) detail.compaction = state.compaction;
+        return detail;
+      case 'subrun':
+        if (state.subrun) detail.subrun = structuredClone(state.subrun);
+        return detail;
+      case 'tool':
+        detail.args = pretty(state.args);
+        if (state.result !== undefined) detail.result = state.result;
+        if (state.isError !== undefined) detail.isError = state.isError;
+        if (state.approval) detail.approval = state.approval;
+        return detail;
     }
-    detail.args = pretty(state.args);
-    if (state.result !== undefined) detail.result = state.result;
-    if (state.isError !== undefined) detail.isError = state.isError;
-    if (state.approval) detail.approval = state.approval;
-    return detail;
   }
 
   private reset(now: number): void {
     this.startedAt = now;
     this.rows = [];
     this.byId.clear();
-    this.model = undefined;
-    this.pending = [];
-    this.step = 0;
+    this.subruns.clear();
+    this.root = new TimelineScope(this.byId, { prefix: '', depth: 0, rows: this.rows });
+    this.state = initialAgentState();
     this.ended = false;
     this.stopReason = undefined;
   }
 
-  private add(state: RowState): void {
-    this.rows.push(state);
-    this.byId.set(state.row.id, state);
+  private seeSubrun(event: SubrunEvent, t: number): void {
+    const found = this.subrunScope(event.path, t);
+    if (!found) return;
+    const inner = event.event;
+    if (inner.type === 'agent-start') return;
+    if (inner.type !== 'agent-end') return found.scope.see(inner, t);
+    const { header } = found;
+    closeOpen(header.row, t);
+    header.row.end = t;
+    if (header.subrun) header.subrun.stopReason = inner.reason;
+    found.scope.finish(t, 'cancelled');
   }
 
-  private modelRow(t: number): RowState {
-    if (this.model) return this.model;
-    const state: RowState = {
-      row: {
-        id: `model-${this.step}`,
-        kind: 'model',
-        step: this.step,
-        label: `model call ${this.step}`,
-        start: t,
-        segments: [{ phase: 'waiting-first-token', start: t }],
-        status: 'running',
-        marks: [],
+  /** The sub-run at the end of `path`, its header row made (nested under its call) on first sight. */
+  private subrunScope(path: readonly SubrunStep[], t: number): SubrunScope | undefined {
+    const last = path[path.length - 1];
+    if (!last) return undefined;
+    const known = this.subruns.get(last.runId);
+    if (known) return known;
+    const parent = path.length > 1 ? this.subrunScope(path.slice(0, -1), t)?.scope : this.root;
+    const call = parent?.toolRow(last.toolCallId);
+    const agents = path.map((s) => clipText(s.agent, 80));
+    const depth = call ? call.row.depth + 1 : 1;
+    const header = newRow(
+      {
+        id: `s${this.subruns.size + 1}`,
+        kind: 'subrun',
+        step: parent?.step ?? 0,
+        depth,
+        label: agents.join(' › '),
       },
-    };
-    this.model = state;
-    this.add(state);
-    return state;
+      t,
+      'subrun',
+    );
+    header.runId = last.runId;
+    header.subrun = { path: agents };
+    if (call) {
+      header.row.parent = call.row.id;
+      call.children.push(header);
+    } else this.rows.push(header);
+    this.byId.set(header.row.id, header);
+    const scope = new TimelineScope(this.byId, {
+      prefix: `${header.row.id}.`,
+      depth: depth + 1,
+      rows: header.children,
+      header,
+    });
+    const found = { scope, header };
+    this.subruns.set(last.runId, found);
+    return found;
   }
 
-  private endModel(message: AssistantMessage, t: number): void {
-    const state = this.modelRow(t);
-    const { row } = state;
-    closeOpen(row, t);
-    row.end = t;
-    row.status =
-      message.stopReason === 'error' ? 'error' : message.stopReason === 'aborted' ? 'cancelled' : 'ok';
-    row.tokens = {
-      input: message.usage.inputTokens,
-      output: message.usage.outputTokens,
-      total: message.usage.totalTokens,
-    };
-    row.costUsd = costOf(message.usage, this.prices);
-    state.input = this.pending;
-    state.output = message;
-    this.pending = [];
-    this.model = undefined;
+  /** A sub-run's row gets its step and phase from the state fold. */
+  private decorate(state: RowState, row: TimelineRow): TimelineRow {
+    const subrun = state.runId === undefined ? undefined : this.state.subruns[state.runId];
+    if (!subrun) return row;
+    row.subrun = { step: subrun.step, phase: subrun.phase };
+    if (subrun.phase === 'idle' || subrun.phase === 'done') row.status = 'ok';
+    else if (subrun.phase === 'error' || subrun.phase === 'cancelled') row.status = subrun.phase;
+    return row;
   }
-
-  private finish(t: number, status: TimelineRow['status']): void {
-    for (const { row } of this.rows) {
-      if (row.end !== undefined) continue;
-      closeOpen(row, t);
-      row.end = t;
-      row.status = status;
-    }
-    this.model = undefined;
-    this.ended = true;
-  }
-}
-
-function closeOpen(row: TimelineRow, t: number): void {
-  for (const segment of row.segments) if (segment.end === undefined) segment.end = Math.max(segment.start, t);
 }
 
 function pretty(value: unknown): string {
@@ -346,17 +179,4 @@ function pretty(value: unknown): string {
   } catch {
     return '[unserializable arguments]';
   }
-}
-
-/** A step's cost: the provider's `costUsd` when reported, else from `prices`. */
-export function costOf(usage: Usage, prices: TokenPrices): number {
-  if (usage.costUsd !== undefined) return usage.costUsd;
-  const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
-  return (
-    (uncached * prices.inputPerMillion +
-      usage.outputTokens * prices.outputPerMillion +
-      usage.cacheReadTokens * (prices.cacheReadPerMillion ?? prices.inputPerMillion) +
-      usage.cacheWriteTokens * (prices.cacheWritePerMillion ?? prices.inputPerMillion)) /
-    1_000_000
-  );
 }

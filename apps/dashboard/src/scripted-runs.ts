@@ -1,4 +1,5 @@
 import type { ChatRequest } from '@rxagent/core';
+import type { ModelPrice } from '@rxagent/core/models';
 import {
   textTurn,
   toolCallTurn,
@@ -127,6 +128,19 @@ export interface ScriptedRunOptions {
   seed?: number;
 }
 
+/**
+ * What the scripted models cost: `gpt-4o-mini`'s list prices (US dollars per million tokens),
+ * given to each scripted run as its `prices`, so the run prices its calls like a real one.
+ *
+ * @example
+ * new Agent({ model, prices: { 'scripted-chat': SCRIPTED_PRICE } });
+ */
+export const SCRIPTED_PRICE: ModelPrice = {
+  inputPerMillion: 0.15,
+  outputPerMillion: 0.6,
+  cacheReadPerMillion: 0.075,
+};
+
 function isScenario(name: string | undefined): name is ScenarioName {
   return (SCENARIOS as readonly string[]).includes(name ?? '');
 }
@@ -147,13 +161,10 @@ export function scriptedRunFactory(options: ScriptedRunOptions = {}): ModelFacto
       ? request.scenario
       : (SCENARIOS[request.index % SCENARIOS.length] as ScenarioName);
     const random = seededRandom(seed + request.index);
+    const modelId = `scripted-${scenario}`;
     return {
-      model: pacedModel(scenarioTurns(scenario), {
-        timing,
-        random,
-        scheduler: request.scheduler,
-        modelId: `scripted-${scenario}`,
-      }),
+      model: pacedModel(scenarioTurns(scenario), { timing, random, scheduler: request.scheduler, modelId }),
+      prices: { [modelId]: SCRIPTED_PRICE },
       tools: fakeTools({ toolMs: timing.toolMs, random }),
       prompt: request.prompt?.trim() || PROMPTS[scenario],
       label: `${scenario} #${request.index + 1}`,

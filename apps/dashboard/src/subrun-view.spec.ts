@@ -70,7 +70,7 @@ describe('SubrunTracker', () => {
         agent: 'inner',
         path: ['scout', 'inner'],
         step: 0,
-        summary: 'scout › inner started',
+        summary: 'inner started',
         tokens: 0,
         state: 'running',
       },
@@ -85,6 +85,18 @@ describe('SubrunTracker', () => {
       },
     ]);
     expect(nested.activeTools[1]?.subruns).toBeUndefined();
+    // The call shows what its sub-runs spent (the fold's figure) and its newest sub-run line.
+    expect(nested.activeTools[0]).toMatchObject({ tokens: 40, progress: { label: 'inner started' } });
+    expect(nested.activeTools[0]?.progress?.ratio).toBeUndefined();
+
+    // A new step is a number (from the fold), not a line: the line still says what it does.
+    const next = subrun(scout, { type: 'turn-start', step: 2 });
+    state = reduceAgentState(state, next);
+    expect(tracker.see(next)).toBe(true);
+    expect(tracker.nest(snapshot(['c1']), state.subruns).activeTools[0]?.subruns?.[0]).toMatchObject({
+      step: 2,
+      summary: 'scout → read {"path":"a.ts"}',
+    });
 
     // The call ends with an error while its sub-runs were still going: they failed with it.
     state = reduceAgentState(state, {
@@ -96,8 +108,9 @@ describe('SubrunTracker', () => {
       isError: true,
     });
     expect(Object.values(state.subruns).map((s) => s.phase)).toEqual(['error', 'error', 'error']);
-    expect(
-      tracker.nest(snapshot(['c1']), state.subruns).activeTools[0]?.subruns?.map((s) => s.state),
-    ).toEqual(['failed', 'failed', 'failed']);
+    const ended = tracker.nest(snapshot(['c1']), state.subruns).activeTools[0];
+    expect(ended?.subruns?.map((s) => s.state)).toEqual(['failed', 'failed', 'failed']);
+    // Three sub-runs, all over: the call's bar is full.
+    expect(ended?.progress?.ratio).toBe(1);
   });
 });

@@ -15,7 +15,7 @@ export const TIMELINE_SCRIPT = `
   var grid = document.getElementById('runs');
   var PHASES = [['waiting-first-token', 'waiting for first token', '--tl-wait'], ['streaming', 'streaming', '--tl-stream'],
     ['retry', 'retry backoff', '--tl-retry'], ['approval', 'waiting for approval', '--tl-approval'],
-    ['executing', 'tool executing', '--tl-exec']];
+    ['executing', 'tool executing', '--tl-exec'], ['subrun', 'sub-run', '--tl-subrun']];
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -25,6 +25,9 @@ export const TIMELINE_SCRIPT = `
   }
   function num(n) { return Number(n || 0).toLocaleString('en-US'); }
   function usd(n) { return '$' + Number(n || 0).toFixed(n >= 0.01 ? 4 : 6); }
+  // A cost is shown only as the run priced it: a run with an unpriced call has no total cost.
+  function cost(n) { return n === undefined ? 'cost unknown' : usd(n); }
+  function figures(t) { return num(t.total) + ' tok' + (t.costUsd === undefined ? '' : ' · ' + usd(t.costUsd)); }
   function secs(ms) { return ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : Math.round(ms) + ' ms'; }
   function pct(part, whole) { return whole > 0 ? (part / whole) * 100 : 0; }
 
@@ -93,7 +96,7 @@ export const TIMELINE_SCRIPT = `
     d.totalMs = String(total);
     t.totals.replaceChildren('total ', el('b', '', secs(view.now)), ' · ', el('b', '', String(view.totals.steps)),
       ' steps · ', el('b', '', num(view.totals.total)), ' tokens (' + num(view.totals.input) + ' in / ' +
-      num(view.totals.output) + ' out) · ', el('b', 'tl-cost', usd(view.totals.costUsd)),
+      num(view.totals.output) + ' out) · ', el('b', 'tl-cost', cost(view.totals.costUsd)),
       view.stopReason ? ' · stopped: ' + view.stopReason : view.ended ? '' : ' · live');
     t.rows.replaceChildren.apply(t.rows, view.rows.map(function (row) {
       var end = row.end === undefined ? view.now : row.end;
@@ -102,9 +105,14 @@ export const TIMELINE_SCRIPT = `
       li.dataset.kind = row.kind;
       li.dataset.status = row.status;
       li.dataset.step = String(row.step);
+      li.dataset.depth = String(row.depth);
+      li.style.setProperty('--depth', String(row.depth));
+      if (row.parent) li.dataset.parent = row.parent;
+      if (row.tokens) li.dataset.tokens = String(row.tokens.total);
+      if (row.subtotal) li.dataset.subtotal = String(row.subtotal.total);
       li.dataset.startMs = String(row.start);
       li.dataset.endMs = String(end);
-      var label = el('span', 'tl-label', row.kind === 'tool' ? row.label + ' ' : row.label);
+      var label = el('span', 'tl-label', row.detail ? row.label + ' ' : row.label);
       if (row.detail) label.append(el('small', '', row.detail));
       label.title = row.label + (row.detail ? ' ' + row.detail : '');
       var track = el('span', 'tl-track');
@@ -130,9 +138,10 @@ export const TIMELINE_SCRIPT = `
       });
       var meta = [secs(end - row.start)];
       if (row.firstTokenMs !== undefined) meta.push('TTFT ' + secs(row.firstTokenMs));
-      if (row.tokens) meta.push(num(row.tokens.total) + ' tok');
-      if (row.costUsd !== undefined) meta.push(usd(row.costUsd));
-      if (row.kind === 'tool' && row.status !== 'ok' && row.status !== 'running') meta.push(row.status);
+      if (row.subrun) meta.push('step ' + row.subrun.step);
+      if (row.tokens) meta.push(figures(row.tokens));
+      if (row.subtotal) meta.push('Σ ' + figures(row.subtotal));
+      if (row.kind !== 'model' && row.status !== 'ok' && row.status !== 'running') meta.push(row.status);
       li.append(label, track, el('span', 'tl-meta', meta.join(' · ')));
       return li;
     }));
@@ -163,7 +172,16 @@ export const TIMELINE_SCRIPT = `
         box.dataset.rowId = rowId;
         box.hidden = false;
         box.append(el('b', '', detail.row.label + (detail.row.kind === 'model' ? '' : ' (step ' + detail.row.step + ')')));
-        if (detail.row.kind === 'model') {
+        if (detail.row.kind === 'summary') {
+          var c = detail.compaction;
+          if (c) section(box, 'Compaction', el('pre', 'tl-compaction', c.strategy + ': ' + num(c.tokensBefore) + ' → ' +
+            num(c.tokensAfter) + ' tokens, ' + c.summarized + ' messages summarized'));
+          section(box, 'Summary', el('pre', 'tl-output', detail.summary || '(writing…)'));
+        } else if (detail.row.kind === 'subrun') {
+          var s = detail.subrun || { path: [] };
+          section(box, 'Task', el('pre', 'tl-input', s.task || ''));
+          section(box, s.stopReason ? 'Answer (' + s.stopReason + ')' : 'Answer', el('pre', 'tl-output', s.answer || '(working…)'));
+        } else if (detail.row.kind === 'model') {
           var input = el('div', 'tl-input');
           (detail.input || []).forEach(function (m) {
             var msg = el('div', 'tl-message');

@@ -7,7 +7,8 @@
  * res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(TIMELINE_STYLES); // GET /timeline.css
  */
 export const TIMELINE_STYLES = `
-:root { --tl-wait: #1f6feb; --tl-stream: #39c5cf; --tl-retry: #f85149; --tl-approval: #a371f7; --tl-exec: #d29922; }
+:root { --tl-wait: #1f6feb; --tl-stream: #39c5cf; --tl-retry: #f85149; --tl-approval: #a371f7; --tl-exec: #d29922;
+  --tl-subrun: #3fb95066; }
 .run.timeline-open { grid-column: 1 / -1; }
 .timeline-toggle { margin-right: auto; }
 .timeline { border-top: 1px solid var(--border); padding-top: 8px; display: flex; flex-direction: column; gap: 6px; }
@@ -18,10 +19,13 @@ export const TIMELINE_STYLES = `
 .tl-legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px;
   border-radius: 2px; vertical-align: -1px; background: var(--c); }
 .tl-rows { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 3px; }
-.tl-row { display: grid; grid-template-columns: 190px minmax(0, 1fr) 230px; gap: 10px; align-items: center;
+.tl-row { display: grid; grid-template-columns: 200px minmax(0, 1fr) 280px; gap: 10px; align-items: center;
   font-size: 12px; cursor: pointer; border-radius: 4px; padding: 2px 4px; }
 .tl-row:hover, .tl-row.selected { background: #1f2630; }
-.tl-row[data-kind="tool"] .tl-label { padding-left: 14px; }
+.tl-row .tl-label { padding-left: calc(var(--depth, 0) * 16px); }
+.tl-row[data-kind="tool"] .tl-label, .tl-row[data-kind="summary"] .tl-label { padding-left: calc(var(--depth, 0) * 16px + 14px); }
+.tl-row[data-kind="subrun"] .tl-label { font-weight: 600; }
+.tl-row[data-kind="subrun"] .tl-label::before { content: '↳ '; color: var(--muted); }
 .tl-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: var(--mono); }
 .tl-label small { color: var(--muted); }
 .tl-track { position: relative; height: 16px; background: var(--inset); border-radius: 3px; }
@@ -35,9 +39,11 @@ export const TIMELINE_STYLES = `
 .tl-seg[data-phase="retry"] { background: repeating-linear-gradient(45deg, var(--tl-retry) 0 4px, transparent 4px 8px); }
 .tl-seg[data-phase="approval"] { background: repeating-linear-gradient(45deg, var(--tl-approval) 0 4px, #3b2a5c 4px 8px); }
 .tl-seg[data-phase="executing"] { background: var(--tl-exec); }
+.tl-seg[data-phase="subrun"] { background: var(--tl-subrun); }
 .tl-mark { position: absolute; top: -2px; bottom: -2px; width: 2px; background: var(--text); }
 .tl-mark[data-kind="retry"] { background: var(--tl-retry); }
 .tl-mark[data-kind="rejected"] { background: var(--error); }
+.tl-mark[data-kind="compaction"] { background: var(--tl-stream); }
 .tl-meta { color: var(--muted); font-family: var(--mono); font-size: 11px; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
 .tl-detail { background: var(--inset); border: 1px solid var(--border); border-radius: 6px; padding: 8px 10px;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Agent, RateLimitError, tool } from '@rxagent/core';
 import { errorTurn, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
+import { SCRIPTED_PRICE } from './scripted-runs.js';
 
 // The run timeline in Debian's Chromium against a real server: a finished multi-tool run
 // (a retried model call, two tools side by side, one waiting for approval), its rows and bar
@@ -83,6 +84,8 @@ function multiToolAgent(): Agent {
   );
   return new Agent({
     model,
+    // The run prices its calls (the timeline shows the run's own costs, never a guess of its own).
+    prices: { [model.modelId]: SCRIPTED_PRICE },
     retryBackoff: { initialDelayMs: 150, jitter: 0 },
     tools: [
       slow('search_docs', 250, () => '3 matches'),
@@ -203,6 +206,10 @@ describe('the run timeline in Chromium', () => {
     const totals = (await page.textContent(`${timelineOf(id)} .tl-totals`)) ?? '';
     expect(totals).toContain('3,920 tokens (3,800 in / 120 out)');
     expect(totals).toContain('$0.000642');
+    // The card says the same.
+    const stats = (await page.textContent(`[data-run-id="${id}"] .stats`)) ?? '';
+    expect(stats).toContain('tokens 3,920 (3,800 in / 120 out)');
+    expect(stats).toContain('cost $0.000642');
     expect(totals).toContain('stopped: completed');
 
     // Clicking a step shows its arguments and result in full.

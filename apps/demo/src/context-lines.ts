@@ -1,4 +1,5 @@
 import type { CompactionEvent } from '@rxagent/core/events';
+import { spentUsage } from '@rxagent/core/provider';
 
 const STRATEGIES: Readonly<Record<string, string>> = {
   'tool-result-stubs': 'old tool results stubbed',
@@ -8,7 +9,8 @@ const STRATEGIES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The terminal line of a `compaction` event: what was done and the tokens before and after.
+ * The terminal line of a `compaction` event: what was done, the context's tokens before and
+ * after, and what its summary call spent (when it made one).
  *
  * @example
  * compactionLine({ type: 'compaction', strategy: 'summary', tokensBefore: 9000, tokensAfter: 3000, summarized: 12 });
@@ -19,5 +21,8 @@ export function compactionLine(event: CompactionEvent): string {
   let what = STRATEGIES[main] ?? main;
   if (event.summarized > 0) what += `, ${event.summarized} messages summarized`;
   if (extra.includes('clipped-results')) what += ', large results cut';
-  return `… context compacted (${what}): ${event.tokensBefore} → ${event.tokensAfter} tokens`;
+  // What the summary call spent, by the rule every total uses (it is in the run's tokens).
+  const spent = spentUsage(event);
+  const call = spent ? ` · the summary call: ${spent.totalTokens.toLocaleString('en-US')} tokens` : '';
+  return `… context compacted (${what}): ${event.tokensBefore} → ${event.tokensAfter} tokens${call}`;
 }

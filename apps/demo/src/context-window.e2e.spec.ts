@@ -47,7 +47,7 @@ describe('the demo with --context-window 8000 (offline)', () => {
   it('prints a compaction line: the summary checkpoint and the tokens before and after', () => {
     const stdout = runDemo(['--context-window', '8000']);
     const line =
-      /^… context compacted \(summary checkpoint, (\d+) messages summarized.*\): (\d+) → (\d+) tokens$/m.exec(
+      /^… context compacted \(summary checkpoint, (\d+) messages summarized.*\): (\d+) → (\d+) tokens · the summary call: [\d,]+ tokens$/m.exec(
         stdout,
       );
     expect(line).not.toBeNull();

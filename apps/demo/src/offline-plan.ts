@@ -129,8 +129,11 @@ function questionOf(messages: readonly Message[]): string {
 /**
  * Streams every text delta of a turn word by word and gives the turn a token usage estimated
  * from the request and the answer (about 4 characters a token), like a real model's.
+ *
+ * @example
+ * scriptedModel([(request) => paced(request, textTurn('Hello there, world.'))]);
  */
-function paced(request: ChatRequest, turn: ScriptedTurn): ScriptedTurn {
+export function paced(request: ChatRequest, turn: ScriptedTurn): ScriptedTurn {
   const inputTokens = estimateTokens(
     JSON.stringify(request.messages) +
       JSON.stringify(request.system ?? '') +

@@ -116,6 +116,8 @@ describe('TerminalRenderer', () => {
       { type: 'agent-start', runId: 'r' },
       { type: 'turn-start', step: 1 },
       { type: 'message-update', message: partial, delta: { kind: 'text', text: 'Hel', index: 0 } },
+      // As a real abort ends: the partial answer closed (its usage counts), then agent-end.
+      { type: 'message-end', message: { ...partial, stopReason: 'aborted' } },
       {
         type: 'agent-end',
         reason: 'user-requested',
@@ -128,6 +130,85 @@ describe('TerminalRenderer', () => {
     expect(render(aborted, { tty: false, lastAfterMs: 800 })).toBe(
       'Hel\n\nAborted.\n1 step · tokens: 10 input, 2 output, 12 total · 800 ms\n',
     );
+  });
+
+  it("prints a sub-run's work under its call, its numbers and the summary's from the state fold", () => {
+    const scout = { toolCallId: 'c1', agent: 'scout', runId: 'r/c1/0' };
+    const spent = (inputTokens: number, outputTokens: number) => ({
+      ...emptyUsage(),
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+      costUsd: (inputTokens + outputTokens) / 1e6,
+    });
+    const says = (text: string, usage: ReturnType<typeof spent>) => ({
+      role: 'assistant' as const,
+      content: [{ type: 'text' as const, text }],
+      stopReason: 'stop' as const,
+      usage,
+      provider: 'p',
+      model: 'm',
+      timestamp: 0,
+    });
+    const sub = (event: AgentEvent): AgentEvent => ({
+      type: 'subrun',
+      toolCallId: 'c1',
+      path: [scout],
+      event,
+    });
+    const args = { agent: 'scout', task: 'Look around' };
+    const run: AgentEvent[] = [
+      { type: 'agent-start', runId: 'r' },
+      { type: 'turn-start', step: 1 },
+      { type: 'message-end', message: says('', spent(100, 10)) },
+      { type: 'tool-start', toolCallId: 'c1', toolName: 'subagent', args },
+      sub({ type: 'agent-start', runId: 'r/c1/0' }),
+      sub({ type: 'turn-start', step: 1 }),
+      sub({ type: 'message-end', message: says('Let me look.', spent(400, 20)) }),
+      sub({ type: 'tool-start', toolCallId: 'x', toolName: 'read', args: { path: 'README.md' } }),
+      sub({ type: 'turn-start', step: 2 }),
+      sub({ type: 'message-end', message: says('It is a tea timer.', spent(600, 30)) }),
+      // The sub-run's own agent-end reports its usage; the line takes the fold's.
+      sub({
+        type: 'agent-end',
+        reason: 'completed',
+        signal: stopSignal('completed', 'done'),
+        messages: [],
+        usage: emptyUsage(),
+        steps: 2,
+      }),
+      {
+        type: 'tool-end',
+        toolCallId: 'c1',
+        toolName: 'subagent',
+        args,
+        result: { content: [{ type: 'text', text: 'It is a tea timer.' }], isError: false },
+        isError: false,
+      },
+      { type: 'turn-start', step: 2 },
+      { type: 'message-end', message: says('A tea timer.', spent(200, 5)) },
+      {
+        type: 'agent-end',
+        reason: 'completed',
+        signal: stopSignal('completed', 'done'),
+        messages: [],
+        usage: spent(300, 15), // what this producer's agent-end says: the parent's calls alone
+        steps: 2,
+      },
+    ];
+    const text = render(run, { tty: false, lastAfterMs: 1500 });
+    expect(text.split('\n')).toEqual([
+      '→ subagent scout: Look around',
+      '  … scout started',
+      '  … scout · step 1: Let me look.',
+      '  … scout · step 1 → read README.md · 420 tokens',
+      '  … scout · step 2: It is a tea timer.',
+      '  … scout done (completed) · 2 steps · 1,050 tokens',
+      '✓ subagent scout: Look around (1 line)',
+      '',
+      '2 steps · tokens: 1,300 input, 65 output, 1,365 total (1,050 by 1 sub-run) · $0.001365 · 1.5 s',
+      '',
+    ]);
   });
 
   it('a failed run: error() ends the open line so the error prints on its own', () => {

@@ -1,9 +1,9 @@
 import { asyncScheduler, type Observer, type SchedulerLike } from 'rxjs';
 import { compactionLine } from './context-lines.js';
 import { progressText, subrunText } from './progress-text.js';
-import type { AgentEvent } from '@rxagent/core';
+import { initialAgentState, reduceAgentState, type AgentEvent, type AgentState } from '@rxagent/core';
 import { createSpinner, noSpinner, type Spinner } from './spinner.js';
-import { formatSummary } from './summary.js';
+import { formatSummary, summaryOf } from './summary.js';
 import { describeCall, describeResult } from './tool-lines.js';
 
 /**
@@ -42,8 +42,8 @@ const ANSI = { dim: '2', green: '32', red: '31', yellow: '33', cyan: '36', bold:
  * Renders a run's `AgentEvent`s as a terminal transcript: the answer's text as it streams,
  * each tool call on its own lines (`→ read README.md`, then `✓ read README.md (120 lines)` or
  * `✗ …` with the error), retries and warnings, a spinner while the model thinks (TTY only),
- * and at the end `Aborted.` when the run was aborted and the summary (steps, tokens, wall
- * time). It is an `Observer`: subscribe it to a run, or feed it an `Agent`'s events and call
+ * and at the end `Aborted.` when the run was aborted and the summary (steps, tokens, cost, wall
+ * time: the run's state, folded here with `reduceAgentState`, so the figures are every view's). It is an `Observer`: subscribe it to a run, or feed it an `Agent`'s events and call
  * `complete()` / `error()` when the run settles (that erases the spinner).
  *
  * @example
@@ -61,6 +61,8 @@ export class TerminalRenderer implements Observer<AgentEvent> {
   private block: Block = 'none';
   /** Tool calls running now, by id, with their tool's name (for the spinner's label). */
   private readonly running = new Map<string, string>();
+  /** The run's state (the one fold): every figure printed comes from it. */
+  private state: AgentState = initialAgentState();
 
   constructor(options: TerminalRendererOptions) {
     this.out = options.out;
@@ -76,6 +78,8 @@ export class TerminalRenderer implements Observer<AgentEvent> {
   }
 
   next(event: AgentEvent): void {
+    if (event.type === 'agent-start') this.state = initialAgentState();
+    this.state = reduceAgentState(this.state, event);
     switch (event.type) {
       case 'agent-start':
         this.startedAt = this.scheduler.now();
@@ -103,7 +107,7 @@ export class TerminalRenderer implements Observer<AgentEvent> {
         return this.spinForTools();
       }
       case 'subrun': {
-        const shown = subrunText(event);
+        const shown = subrunText(event, this.state.subruns[event.path.at(-1)?.runId ?? '']);
         if (shown !== undefined) this.line('tool', this.paint('dim', `  … ${oneLine(shown)}`));
         return this.spinForTools();
       }
@@ -138,13 +142,7 @@ export class TerminalRenderer implements Observer<AgentEvent> {
         this.endLine();
         if (this.block !== 'none') this.out.write('\n');
         if (event.reason === 'user-requested') this.out.write(`${this.paint('yellow', 'Aborted.')}\n`);
-        const elapsedMs = this.scheduler.now() - this.startedAt;
-        const summary = formatSummary({
-          steps: event.steps,
-          usage: event.usage,
-          elapsedMs,
-          reason: event.reason,
-        });
+        const summary = formatSummary(summaryOf(this.state, this.scheduler.now() - this.startedAt));
         this.out.write(`${this.paint('dim', summary)}\n`);
         this.block = 'none';
         return;

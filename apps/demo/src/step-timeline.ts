@@ -1,29 +1,29 @@
-import type { AgentEvent, AgentMessage } from '@rxagent/core';
-import { formatDuration } from './summary.js';
+import {
+  addUsage,
+  emptyUsage,
+  initialAgentState,
+  reduceAgentState,
+  type AgentEvent,
+  type AgentState,
+  type Usage,
+} from '@rxagent/core';
+import type { SubrunEvent, SubrunStep } from '@rxagent/core/events';
+import { StepScope, type StepRow } from './step-scope.js';
+import { formatCost, formatDuration, summaryOf } from './summary.js';
 
-interface ToolLine {
-  name: string;
-  start: number;
-  end?: number;
-  approvalMs?: number;
-  approvalAt?: number;
-  outcome?: 'ok' | 'error' | 'rejected';
-}
-
-interface StepLine {
-  step: number;
-  start: number;
-  end?: number;
-  firstTokenMs?: number;
-  retries: number;
-  tokens: number;
-  tools: ToolLine[];
+interface Subrun {
+  scope: StepScope;
+  row: StepRow;
 }
 
 /**
  * Collects, from a run's events, where each step spent its time: the model call (time to
- * first token, retries, tokens) and each tool call (approval wait, outcome). `format()` is the
- * compact table `--timeline` prints at the end.
+ * first token, retries, tokens), each tool call (its arguments in a few words, approval wait,
+ * outcome), a context summary call, and under a `subagent` call each sub-run with its own
+ * lines. The lines are built from the events; every figure follows the state fold's rules (a
+ * line's tokens are what its event spent, `spentUsage`; a sub-run's steps and phase are
+ * `state.subruns`; the total is the run's state, `reduceAgentState`), so the lines add up to
+ * the total and the total is the summary's. `format()` is the table `--timeline` prints.
  *
  * @example
  * const timeline = new StepTimeline(() => Date.now());
@@ -32,95 +32,150 @@ interface StepLine {
  */
 export class StepTimeline {
   private start?: number;
-  private readonly steps: StepLine[] = [];
-  private readonly tools = new Map<string, ToolLine>();
+  private rows: StepRow[] = [];
+  private root = new StepScope(this.rows);
+  private readonly subruns = new Map<string, Subrun>();
+  private state: AgentState = initialAgentState();
 
   constructor(private readonly now: () => number) {}
 
   see(event: AgentEvent): void {
     const t = this.now();
-    if (event.type === 'agent-start') this.start = t;
-    this.start ??= t;
-    const step = this.steps[this.steps.length - 1];
-    switch (event.type) {
-      case 'turn-start':
-        this.steps.push({ step: event.step, start: t, retries: 0, tokens: 0, tools: [] });
-        return;
-      case 'retry':
-        if (step) {
-          step.retries++;
-          step.firstTokenMs = undefined;
-        }
-        return;
-      case 'message-update':
-        if (step && step.firstTokenMs === undefined && step.end === undefined)
-          step.firstTokenMs = t - step.start;
-        return;
-      case 'message-end':
-        if (step && isAssistant(event.message) && step.end === undefined) {
-          step.end = t;
-          step.tokens = event.message.usage.totalTokens;
-        }
-        return;
-      case 'tool-start': {
-        const line: ToolLine = { name: event.toolName, start: t };
-        this.tools.set(event.toolCallId, line);
-        step?.tools.push(line);
-        return;
-      }
-      case 'approval-request': {
-        const line = this.tools.get(event.toolCallId);
-        if (line) line.approvalAt = t;
-        return;
-      }
-      case 'approval-end': {
-        const line = this.tools.get(event.toolCallId);
-        if (line?.approvalAt !== undefined) line.approvalMs = t - line.approvalAt;
-        if (line && !event.approved) line.outcome = 'rejected';
-        return;
-      }
-      case 'tool-end': {
-        const line = this.tools.get(event.toolCallId);
-        if (!line) return;
-        line.end = t;
-        line.outcome ??= event.isError ? 'error' : 'ok';
-        return;
-      }
-      default:
-        return;
-    }
+    if (event.type === 'agent-start' || this.start === undefined) this.reset(t);
+    this.state = reduceAgentState(this.state, event);
+    if (event.type === 'subrun') return this.seeSubrun(event, t);
+    if (event.type === 'agent-end') return this.root.finish(t);
+    this.root.see(event, t);
   }
 
-  /** One line per model call and per tool call, times from the run's start. */
+  /** One line per model call, tool call, summary call and sub-run, times from the run's start. */
   format(): string {
     const origin = this.start ?? 0;
     const at = (ms: number) => `${((ms - origin) / 1000).toFixed(2)}s`;
     const lines = ['Timeline:'];
-    for (const step of this.steps) {
-      const parts = [`  step ${step.step}  model     ${at(step.start)} ${span(step.start, step.end)}`];
-      if (step.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(step.firstTokenMs)}`);
-      parts.push(`${step.tokens.toLocaleString('en-US')} tokens`);
-      if (step.retries > 0) parts.push(`${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}`);
-      lines.push(parts.join(' · '));
-      step.tools.forEach((tool, i) => {
-        const branch = i === step.tools.length - 1 ? '└' : '├';
-        const toolParts = [
-          `          ${branch} ${tool.name.padEnd(8)} ${at(tool.start)} ${span(tool.start, tool.end)}`,
-        ];
-        if (tool.approvalMs !== undefined)
-          toolParts.push(`waited ${formatDuration(tool.approvalMs)} for approval`);
-        toolParts.push(tool.outcome ?? 'running');
-        lines.push(toolParts.join(' · '));
+    const print = (rows: readonly StepRow[], indent: string) => {
+      rows.forEach((row, i) => {
+        const next = rows[i + 1];
+        if (row.kind === 'tool') {
+          const branch = next?.kind === 'tool' && next.step === row.step ? '├' : '└';
+          lines.push(this.toolLine(row, `${indent}        ${branch} `, at));
+          for (const sub of row.rows) {
+            lines.push(this.subrunLine(sub, `${indent}            ↳ `, at));
+            print(sub.rows, `${indent}              `);
+          }
+          return;
+        }
+        const parts = [`${indent}step ${row.step}  ${row.label.padEnd(9)} ${at(row.start)} ${span(row)}`];
+        if (row.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(row.firstTokenMs)}`);
+        if (row.spent) parts.push(tokens(row.spent.totalTokens));
+        if (row.retries > 0) parts.push(`${row.retries} ${row.retries === 1 ? 'retry' : 'retries'}`);
+        lines.push(parts.join(' · '));
       });
-    }
+    };
+    print(this.rows, '  ');
+    const summary = summaryOf(this.state, 0);
+    const total = [
+      `  total: ${summary.steps} ${summary.steps === 1 ? 'step' : 'steps'}`,
+      tokens(summary.usage.totalTokens),
+    ];
+    if (summary.subruns) total.push(`${tokens(summary.subruns.totalTokens)} by sub-runs`);
+    if (summary.usage.costUsd !== undefined) total.push(formatCost(summary.usage.costUsd));
+    lines.push(total.join(' · '));
     return lines.join('\n') + '\n';
+  }
+
+  private toolLine(row: StepRow, prefix: string, at: (ms: number) => string): string {
+    const parts = [`${prefix}${row.label.padEnd(8)} ${at(row.start)} ${span(row)}`];
+    if (row.approvalMs !== undefined) parts.push(`waited ${formatDuration(row.approvalMs)} for approval`);
+    parts.push(row.outcome ?? 'running');
+    if (row.spent) parts.push(tokens(row.spent.totalTokens));
+    if (row.rows.length > 0) {
+      const count = row.rows.length;
+      parts.push(
+        `${tokens(spentBySubruns(row).totalTokens)} by ${count} ${count === 1 ? 'sub-run' : 'sub-runs'}`,
+      );
+    }
+    return parts.join(' · ');
+  }
+
+  private subrunLine(row: StepRow, prefix: string, at: (ms: number) => string): string {
+    const state = row.runId === undefined ? undefined : this.state.subruns[row.runId];
+    const phase = state?.phase;
+    const outcome =
+      phase === 'idle' || phase === 'done'
+        ? `done (${state?.stopReason ?? 'completed'})`
+        : phase === 'error'
+          ? 'failed'
+          : phase === 'cancelled'
+            ? 'cancelled'
+            : (row.outcome ?? 'running');
+    const steps = state?.step ?? 0;
+    return [
+      `${prefix}${row.label} ${at(row.start)} ${span(row)}`,
+      outcome,
+      `${steps} ${steps === 1 ? 'step' : 'steps'}`,
+      tokens(spentWithin(row).totalTokens),
+    ].join(' · ');
+  }
+
+  private reset(t: number): void {
+    this.start = t;
+    this.rows = [];
+    this.root = new StepScope(this.rows);
+    this.subruns.clear();
+    this.state = initialAgentState();
+  }
+
+  private seeSubrun(event: SubrunEvent, t: number): void {
+    const found = this.subrun(event.path, t);
+    if (!found) return;
+    const inner = event.event;
+    if (inner.type === 'agent-start') return;
+    if (inner.type !== 'agent-end') return found.scope.see(inner, t);
+    found.row.end = t;
+    found.scope.finish(t);
+  }
+
+  /** The sub-run at the end of `path`, its line made under its call on first sight. */
+  private subrun(path: readonly SubrunStep[], t: number): Subrun | undefined {
+    const last = path[path.length - 1];
+    if (!last) return undefined;
+    const known = this.subruns.get(last.runId);
+    if (known) return known;
+    const parent = path.length > 1 ? this.subrun(path.slice(0, -1), t)?.scope : this.root;
+    const call = parent?.toolRow(last.toolCallId);
+    const row: StepRow = {
+      kind: 'subrun',
+      step: parent?.step ?? 0,
+      label: path.map((s) => s.agent).join(' › '),
+      start: t,
+      retries: 0,
+      runId: last.runId,
+      rows: [],
+    };
+    (call?.rows ?? this.rows).push(row);
+    const found = { scope: new StepScope(row.rows), row };
+    this.subruns.set(last.runId, found);
+    return found;
   }
 }
 
-function span(start: number, end: number | undefined): string {
-  return end === undefined ? '(unfinished)' : `+${formatDuration(end - start)}`;
+/** What a line's own call spent and everything under it, summed as the run's total is. */
+function spentWithin(row: StepRow): Usage {
+  let total = row.spent ?? emptyUsage();
+  for (const sub of row.rows) total = addUsage(total, spentWithin(sub));
+  return total;
 }
 
-function isAssistant(message: AgentMessage): message is Extract<AgentMessage, { role: 'assistant' }> {
-  return message.role === 'assistant';
+/** What a tool call's sub-runs spent. */
+function spentBySubruns(tool: StepRow): Usage {
+  return tool.rows.reduce((total, sub) => addUsage(total, spentWithin(sub)), emptyUsage());
+}
+
+function tokens(n: number): string {
+  return `${n.toLocaleString('en-US')} tokens`;
+}
+
+function span(row: StepRow): string {
+  return row.end === undefined ? '(unfinished)' : `+${formatDuration(row.end - row.start)}`;
 }

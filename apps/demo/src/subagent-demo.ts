@@ -2,7 +2,7 @@ import type { AnyTool, ChatModel, ChatRequest, Message } from '@rxagent/core';
 import { subagentTool } from '@rxagent/subagents';
 import { readOnlyTools } from '@rxagent/tools';
 import { scriptedModel, textTurn, toolCallTurn, type ScriptedTurnInput } from '@rxagent/testing';
-import { OFFLINE_LATENCY, offlineModel, wordChunks } from './offline-plan.js';
+import { OFFLINE_LATENCY, offlineModel, paced, wordChunks } from './offline-plan.js';
 
 /**
  * What the parent of `--subagents` is told: it has no file tools of its own, only a scout.
@@ -72,29 +72,35 @@ export function subagentDemo(options: SubagentDemoOptions): {
 }
 
 /**
- * The offline parent: sends the scout with the question, then answers with its report.
+ * The offline parent: sends the scout with the question, then answers with its report (each
+ * call with a usage estimated from its request, like the scout's).
  *
  * @example
  * scriptedModel(delegatingPlan(), { latency: 0 });
  */
 export function delegatingPlan(): ScriptedTurnInput[] {
+  // Each turn reports a usage estimated from the request, as the scout's do: the parent's own
+  // calls count in the total beside the scout's.
   const delegate = (request: ChatRequest) =>
-    toolCallTurn(
-      {
-        name: 'subagent',
-        args: {
-          agent: 'scout',
-          task: `Explore the folder and report what answers this question: ${questionOf(request.messages)}`,
+    paced(
+      request,
+      toolCallTurn(
+        {
+          name: 'subagent',
+          args: {
+            agent: 'scout',
+            task: `Explore the folder and report what answers this question: ${questionOf(request.messages)}`,
+          },
         },
-      },
-      { text: 'I will send the scout to look at the folder.' },
+        { text: 'I will send the scout to look at the folder.' },
+      ),
     );
   const answer = (request: ChatRequest) => {
     const report = lastToolText(request.messages);
     const text = report.isError
       ? `The scout could not finish: ${report.text}`
       : `Here is what the scout found.\n\n${report.text}`;
-    return textTurn(text, { chunks: wordChunks(text) });
+    return paced(request, textTurn(text, { chunks: wordChunks(text) }));
   };
   return [delegate, answer];
 }

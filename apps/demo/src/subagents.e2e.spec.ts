@@ -40,25 +40,52 @@ describe('pnpm demo -- --subagents (offline)', () => {
       'INIT_CWD',
     ])
       delete env[name];
-    const out = execFileSync(process.execPath, [mainJs, '--subagents', '--dir', dir, 'What is this?'], {
-      env,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [mainJs, '--subagents', '--timeline', '--dir', dir, 'What is this?'],
+      { env, encoding: 'utf8' },
+    );
     const lines = out.split('\n');
-    const call = lines.findIndex((l) => l.startsWith('→ subagent {"agent":"scout"'));
-    const done = lines.findIndex((l) => l.startsWith('✓ subagent'));
+    const call = lines.findIndex((l) => l.startsWith('→ subagent scout: Explore the folder'));
+    const done = lines.findIndex((l) => l.startsWith('✓ subagent scout:'));
     expect(call).toBeGreaterThan(0);
     expect(done).toBeGreaterThan(call);
     const nested = lines.slice(call + 1, done);
-    expect(nested.some((l) => /^ {2}… scout · step 1 · scout → list \{"path":"\."\}/.test(l))).toBe(true);
-    expect(nested.some((l) => /^ {2}… scout · step 2 · scout → read \{"path":"README\.md"\}/.test(l))).toBe(
-      true,
+    expect(nested[0]).toBe('  … scout started');
+    expect(nested.some((l) => /^ {2}… scout · step 1 → list \. · [\d,]+ tokens$/.test(l))).toBe(true);
+    expect(nested.some((l) => /^ {2}… scout · step 2 → read README\.md · [\d,]+ tokens$/.test(l))).toBe(true);
+    const scoutDone = /^ {2}… scout done \(completed\) · 3 steps · ([\d,]+) tokens$/.exec(
+      nested.at(-1) ?? '',
     );
-    expect(nested.at(-1)).toMatch(/^ {2}… scout · step 3 · scout done \(completed, 3 steps, \d+ tokens\)$/);
+    expect(scoutDone).not.toBeNull();
     expect(out).toContain('Here is what the scout found.');
     expect(out).toContain('This is kettle (from package.json): Tea timer.');
-    // The scout's tokens count in the run's total.
-    const total = Number(/(\d[\d,]*) total/.exec(out)?.[1]?.replace(/,/g, ''));
-    expect(total).toBeGreaterThan(100);
+
+    // The summary counts the parent's calls and the scout's, and says which part is the scout's.
+    const num = (text: string | undefined) => Number((text ?? '').replace(/,/g, ''));
+    const summary =
+      /^2 steps · tokens: [\d,]+ input, [\d,]+ output, ([\d,]+) total \(([\d,]+) by 1 sub-run\)/m.exec(out);
+    expect(summary).not.toBeNull();
+    const total = num(summary?.[1]);
+    const scoutTokens = num(scoutDone?.[1]);
+    expect(num(summary?.[2])).toBe(scoutTokens);
+    expect(total).toBeGreaterThan(scoutTokens);
+
+    // --timeline: the scout's lines nested under the call, and the same figures as the summary.
+    const timeline = out.slice(out.indexOf('Timeline:'));
+    expect(timeline).toMatch(/^ {10}└ subagent scout: .+ · ok · ([\d,]+) tokens by 1 sub-run$/m);
+    expect(num(/└ subagent scout: .+ · ok · ([\d,]+) tokens by 1 sub-run$/m.exec(timeline)?.[1])).toBe(
+      scoutTokens,
+    );
+    expect(timeline).toMatch(/^ {14}↳ scout [\d.]+s \+.+ · done \(completed\) · 3 steps · [\d,]+ tokens$/m);
+    expect(timeline).toMatch(/^ {16}step 3 {2}model /m);
+    expect(timeline).toMatch(/^ {24}[└├] read README\.md /m);
+    const own = timeline
+      .split('\n')
+      .filter((l) => /^ *step \d+ /.test(l))
+      .map((l) => num(/([\d,]+) tokens/.exec(l)?.[1]));
+    expect(own).toHaveLength(5); // the parent's 2 model calls, the scout's 3
+    expect(own.reduce((a, b) => a + b, 0)).toBe(total);
+    expect(timeline).toContain(`  total: 2 steps · ${total.toLocaleString('en-US')} tokens · `);
   });
 });

@@ -16,6 +16,18 @@ describe('describeCall', () => {
       'grep /TODO/i in src (*.ts)',
     ],
     ['weather', { city: 'Paris' }, 'weather {"city":"Paris"}'],
+    ['subagent', { agent: 'scout', task: 'Find the entry point' }, 'subagent scout: Find the entry point'],
+    [
+      'subagent',
+      { agent: 'scout', task: 'Explore the folder and report what answers this question: What is it?' },
+      'subagent scout: Explore the folder and report what answers this q…',
+    ],
+    [
+      'subagent',
+      { tasks: [{ agent: 'scout' }, { agent: 'checker' }] },
+      'subagent scout, checker (2 in parallel)',
+    ],
+    ['subagent', { chain: [{ agent: 'scout' }, { agent: 'writer' }] }, 'subagent scout → writer (a chain)'],
   ])('%s %j → %s', (name, args, text) => {
     expect(describeCall(name, args)).toBe(text);
   });

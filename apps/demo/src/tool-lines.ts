@@ -4,7 +4,8 @@ const MAX_ARGS_CHARS = 80;
 
 /**
  * A tool call in a few words: `read README.md`, `read src/a.ts:10-60`, `list packages`,
- * `grep /TODO/ in src (*.ts)`; other tools show their arguments as short JSON.
+ * `grep /TODO/ in src (*.ts)`, `subagent scout: Find the entry point`; other tools show their
+ * arguments as short JSON.
  *
  * @example
  * describeCall('read', { path: 'README.md' }); // 'read README.md'
@@ -30,6 +31,22 @@ export function describeCall(name: string, args: unknown): string {
     const where = str('path') ? ` in ${str('path')}` : '';
     const include = str('include') ? ` (${str('include')})` : '';
     return `grep /${str('pattern') ?? ''}/${a.ignoreCase === true ? 'i' : ''}${where}${include}`;
+  }
+  if (name === 'subagent') {
+    const tasks = (key: string) =>
+      Array.isArray(a[key])
+        ? (a[key] as unknown[]).map((t) => {
+            const agent = (t as { agent?: unknown } | null)?.agent;
+            return typeof agent === 'string' ? agent : '?';
+          })
+        : undefined;
+    const parallel = tasks('tasks');
+    const chain = tasks('chain');
+    if (parallel) return `subagent ${parallel.join(', ')} (${parallel.length} in parallel)`;
+    if (chain) return `subagent ${chain.join(' → ')} (a chain)`;
+    const task = str('task')?.replace(/\s+/g, ' ').trim() ?? '';
+    if (str('agent') !== undefined)
+      return `subagent ${str('agent')}: ${task.length > 50 ? `${task.slice(0, 49)}…` : task}`;
   }
   const json = JSON.stringify(args) ?? '';
   return `${name} ${json.length > MAX_ARGS_CHARS ? `${json.slice(0, MAX_ARGS_CHARS - 1)}…` : json}`;

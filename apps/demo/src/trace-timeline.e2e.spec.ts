@@ -74,7 +74,11 @@ describe('the demo with --timeline and --trace otlp=<url>', () => {
       expect(timeline).toMatch(
         /^ {2}step 1 {2}model {5}0\.\d\ds \+[\d.]+ m?s · first token [\d.]+ m?s · [\d,]+ tokens$/m,
       );
-      expect(timeline).toMatch(/^ {10}[├└] list {5}\d+\.\d\ds \+[\d.]+ m?s · ok$/m);
+      expect(timeline).toMatch(/^ {10}[├└] list \. {3}\d+\.\d\ds \+[\d.]+ m?s · ok$/m);
+      expect(timeline).toMatch(/^ {10}[├└] read README\.md \d+\.\d\ds \+[\d.]+ m?s · ok$/m);
+      // The timeline's total is the summary's.
+      const total = /^\d+ steps · tokens: .* ([\d,]+) total/m.exec(stdout)?.[1];
+      expect(timeline).toMatch(new RegExp(`^  total: \\d+ steps · ${total} tokens$`, 'm'));
       expect(stdout).toContain(`Spans sent over OTLP/HTTP to ${url}`);
     } finally {
       server.close();

@@ -1,7 +1,9 @@
 import { asyncScheduler, NEVER, Observable, take, throwError, type Subscriber } from 'rxjs';
 import { z } from 'zod';
 import { RateLimitError } from '../errors/provider-errors.js';
-import { scriptedModel, textTurn, toolCallTurn, usage } from '@rxagent/testing';
+import { assistantMessage, scriptedModel, textTurn, toolCallTurn, usage } from '@rxagent/testing';
+import { lastValueFrom } from 'rxjs';
+import { withState } from '../state/with-state.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { runAgent } from '../loop/run-agent.js';
 import { tool } from '../tools/tool.js';
@@ -66,6 +68,77 @@ describe('runResult and toResult', () => {
 
   it('rejects with NoRunResultError when the run was cut before agent-end', async () => {
     await expect(runResult(twoTurnRun().pipe(take(2)))).rejects.toBeInstanceOf(NoRunResultError);
+  });
+
+  it('counts what the state fold counts: a sub-run spending inside a tool call', async () => {
+    // A tool that runs a sub-run of its own and puts the sub-run's events on the run's stream.
+    const delegate = tool({
+      name: 'delegate',
+      description: 'delegate',
+      parameters: z.object({}),
+      execute: (_args, ctx) => {
+        const sub = { agent: 'helper', runId: 'sub-1' };
+        ctx.emitSubrun?.(sub, { type: 'agent-start', runId: 'sub-1' });
+        ctx.emitSubrun?.(sub, {
+          type: 'message-end',
+          message: assistantMessage([{ type: 'text', text: 'found it' }], 'stop', {
+            usage: { inputTokens: 700, outputTokens: 50 },
+          }),
+        });
+        return 'found it';
+      },
+    });
+    const config = () => ({
+      model: scriptedModel([
+        toolCallTurn({ name: 'delegate' }, { usage: { inputTokens: 10, outputTokens: 2 } }),
+        textTurn('Done.', { usage: { inputTokens: 20, outputTokens: 3 } }),
+      ]),
+      tools: [delegate],
+      prompt: 'go',
+      scheduler: asyncScheduler,
+    });
+    const result = await runResult(runAgent(config()));
+    expect(result.usage).toEqual(usage({ inputTokens: 730, outputTokens: 55 }));
+
+    const { events$, state$ } = withState(runAgent(config()));
+    await lastValueFrom(events$);
+    expect(result.usage).toEqual(state$.value.usage);
+  });
+
+  it('takes the usage from the state fold, not from what agent-end reports', async () => {
+    // A producer whose agent-end leaves out the context summary call (a foreign or older one).
+    const answer = assistantMessage([{ type: 'text', text: 'Hi' }], 'stop', {
+      usage: { inputTokens: 100, outputTokens: 10 },
+    });
+    const events: AgentEvent[] = [
+      { type: 'agent-start', runId: 'r' },
+      { type: 'turn-start', step: 1 },
+      { type: 'summary-start', model: 'small', messages: 12, incremental: false },
+      {
+        type: 'compaction',
+        strategy: 'summary',
+        tokensBefore: 9000,
+        tokensAfter: 900,
+        summarized: 12,
+        usage: usage({ inputTokens: 2000, outputTokens: 300 }),
+      },
+      { type: 'message-end', message: answer },
+      {
+        type: 'agent-end',
+        reason: 'completed',
+        signal: { reason: 'completed', message: 'done' },
+        messages: [answer],
+        usage: answer.usage,
+        steps: 1,
+      },
+    ];
+    const result = await runResult(
+      new Observable<AgentEvent>((s) => {
+        events.forEach((e) => s.next(e));
+        s.complete();
+      }),
+    );
+    expect(result.usage).toEqual(usage({ inputTokens: 2100, outputTokens: 310 }));
   });
 
   it("rejects with the run's own error", async () => {

@@ -12,6 +12,8 @@ import type { AgentEndEvent, AgentEvent, StepResult } from '../events/agent-even
 import { assistantText } from '../messages/message-helpers.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
 import type { StopReason, StopSignal } from '../events/stop-signal.js';
+import { initialAgentState, type AgentState } from '../state/agent-state.js';
+import { reduceAgentState } from '../state/reduce-agent-state.js';
 import { NoRunResultError } from './result-errors.js';
 
 /**
@@ -27,7 +29,11 @@ export interface RunResult<Output = unknown> {
   output: Output | undefined;
   /** The messages this run appended to the transcript. */
   messages: AgentMessage[];
-  /** The run's total usage. */
+  /**
+   * The run's total usage, as the state fold counts it (`reduceAgentState`): its model calls,
+   * tool results that report usage, context summary calls and its sub-runs' spending — the
+   * figure `withState`, an `Agent` and every view show.
+   */
   usage: Usage;
   /** Every turn's result, in order (from `turn-end`). */
   steps: StepResult[];
@@ -43,14 +49,14 @@ function lastAssistantText(messages: readonly AgentMessage[]): string {
   return '';
 }
 
-function resultOf<Output>(end: AgentEndEvent, steps: StepResult[]): RunResult<Output> {
+function resultOf<Output>(end: AgentEndEvent, steps: StepResult[], usage: Usage): RunResult<Output> {
   // `output` is read where a run that asks for structured output puts it.
   const output = (end as AgentEndEvent & { output?: Output }).output;
   return {
     text: lastAssistantText(end.messages),
     output,
     messages: end.messages,
-    usage: end.usage,
+    usage,
     steps,
     reason: end.reason,
     signal: end.signal,
@@ -58,8 +64,11 @@ function resultOf<Output>(end: AgentEndEvent, steps: StepResult[]): RunResult<Ou
 }
 
 interface Gathered {
+  state: AgentState;
   steps: StepResult[];
   end?: AgentEndEvent;
+  /** The type of the event folded last. */
+  last?: AgentEvent['type'];
 }
 
 /**
@@ -76,17 +85,19 @@ export function toResult<Output = unknown>(): OperatorFunction<AgentEvent, RunRe
   return (events$) =>
     defer(() =>
       events$.pipe(
-        filter((e) => e.type === 'turn-end' || e.type === 'agent-end'),
+        // The one fold: the result's usage is the state's, so it agrees with every view.
         scan<AgentEvent, Gathered>(
           (acc, event) => {
+            acc.state = reduceAgentState(acc.state, event);
             if (event.type === 'turn-end') acc.steps.push(event.step);
             else if (event.type === 'agent-end') acc.end = event;
+            acc.last = event.type;
             return acc;
           },
-          { steps: [] },
+          { state: initialAgentState(), steps: [] },
         ),
-        filter((acc) => acc.end !== undefined),
-        map((acc) => resultOf<Output>(acc.end as AgentEndEvent, acc.steps)),
+        filter((acc) => acc.last === 'agent-end'),
+        map((acc) => resultOf<Output>(acc.end as AgentEndEvent, acc.steps, acc.state.usage)),
         throwIfEmpty(
           () =>
             new NoRunResultError(
