@@ -1,5 +1,5 @@
 import { from, Subject, type Observable } from 'rxjs';
-import { runAgent, withState, type AgentEvent, type ChatModel, type ModelEvent } from '@rxagent/core';
+import { Agent, runAgent, withState, type AgentEvent, type ChatModel, type ModelEvent } from '@rxagent/core';
 import { baselineLoop, type BaselineEvent } from './baseline-loop.js';
 import {
   backToBack,
@@ -47,6 +47,18 @@ async function runAgentRate(model: ChatModel, deltas: number): Promise<number> {
     drain(runAgent({ model, prompt: 'stream' }), (e) => (countRunDelta(e) ? seen++ : undefined)),
   );
   checkCount('runAgent', seen, deltas);
+  return perSecond(deltas, ms);
+}
+
+/** One `new Agent({ model }).prompt()`: deltas per second delivered to its listener. */
+async function agentRate(model: ChatModel, deltas: number): Promise<number> {
+  let seen = 0;
+  const ms = await elapsedMsAsync(async () => {
+    const agent = new Agent({ model });
+    agent.subscribe((e) => (countRunDelta(e) ? seen++ : undefined));
+    await agent.prompt('stream');
+  });
+  checkCount('Agent', seen, deltas);
   return perSecond(deltas, ms);
 }
 
@@ -165,17 +177,21 @@ export interface AsyncStreamingResult {
   baselineLoop: number;
   runAgent: number;
   stateFold: number;
+  /** `new Agent({ model }).prompt()`, deltas to its listener. */
+  agent: number;
   /** Median of baseline-loop rate / runAgent rate: > 1 means runAgent is slower. */
   runAgentVsBaseline: number;
   /** Median of baseline-loop rate / state-fold rate. */
   stateFoldVsBaseline: number;
+  /** Medians of the source's rate / each contender's (> 1: slower than the source alone). */
+  vsSource: { baselineLoop: number; runAgent: number; stateFold: number; agent: number };
 }
 
 /**
  * Streaming with an asynchronous source, as real SDK streams are: one model call streaming
  * `deltas` text deltas from an async generator (`from(asyncGenerator())`) that yields to the
- * event loop every `ASYNC_YIELD_EVERY` events; the source alone, `baselineLoop`, `runAgent`
- * and `withState`, measured back to back in each round.
+ * event loop every `ASYNC_YIELD_EVERY` events; the source alone, `baselineLoop`, `runAgent`,
+ * `withState` and `Agent`, measured back to back in each round.
  *
  * @example
  * const { runAgentVsBaseline } = await benchAsyncStreaming(100_000); // target ≤ 1.25 (≥ 0.8× the rate)
@@ -200,6 +216,7 @@ export async function benchAsyncStreaming(
       baselineLoop: () => baselineLoopRate(model, deltas),
       runAgent: () => runAgentRate(model, deltas),
       stateFold: () => stateFoldRate(model, deltas),
+      agent: () => agentRate(model, deltas),
     },
     options,
   );
@@ -210,7 +227,14 @@ export async function benchAsyncStreaming(
     baselineLoop: medianFigure(rounds, 'baselineLoop'),
     runAgent: medianFigure(rounds, 'runAgent'),
     stateFold: medianFigure(rounds, 'stateFold'),
+    agent: medianFigure(rounds, 'agent'),
     runAgentVsBaseline: medianRatio(rounds, 'baselineLoop', 'runAgent'),
     stateFoldVsBaseline: medianRatio(rounds, 'baselineLoop', 'stateFold'),
+    vsSource: {
+      baselineLoop: medianRatio(rounds, 'source', 'baselineLoop'),
+      runAgent: medianRatio(rounds, 'source', 'runAgent'),
+      stateFold: medianRatio(rounds, 'source', 'stateFold'),
+      agent: medianRatio(rounds, 'source', 'agent'),
+    },
   };
 }

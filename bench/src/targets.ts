@@ -1,6 +1,5 @@
 import { formatValue, type Row } from './report.js';
 import type { AsyncStreamingResult, StreamingResult } from './streaming-bench.js';
-import type { GrowthResult, ToolLoopContender, ToolLoopResult } from './tool-loop-bench.js';
 
 /**
  * The targets the benchmark checks. Speeds against the baseline loop are minimum fractions of
@@ -19,23 +18,39 @@ export const TARGETS = {
   stateFoldDeltasPerSecond: 2e6,
   /** µs per tool-loop step of runAgent, withState and Agent, as a multiple of the baseline loop's. */
   stepVsBaselineLoop: 1.2,
+  /**
+   * µs per step of runAgent, withState and Agent on the asynchronous source with an async
+   * tool, as a multiple of the smallest RxJS `expand` loop's on the same source.
+   */
+  asyncStepVsExpandLoop: 2,
   /** Per-step cost of a 10,000-step run over that of 100-step runs. */
   perStepGrowth: 1.3,
+  /**
+   * Deltas/s of runAgent, withState and Agent on the asynchronous source, as a fraction of the
+   * source's alone (`from(async generator)` to a subscriber).
+   */
+  streamingVsSource: 0.7,
   bytesPerPendingRun: 6 * 1024,
   /** Heap per pending runAgent run, as a multiple of the baseline loop's. */
   pendingRunVsBaselineLoop: 1.3,
+  /**
+   * Heap per pending run of runAgent, withState and Agent on the asynchronous source, as a
+   * multiple of a bare subscriber's of the same source (`from(pending async generator)`).
+   */
+  pendingRunVsSource: 2,
+  /** Subscriptions `turnOperator` makes per turn beyond its work's own. */
+  turnOperatorSubscriptions: 2,
   /** "Nothing retained": heap noise allowed per run after unsubscribing. */
   retainedBytesPerRun: 64,
   adapterOverhead: 1.2,
 } as const;
 
 const rate = (v: number) => formatValue(v, 'deltas/s');
-const us = (v: number) => formatValue(v, 'µs/step');
 
 /** The target text and status of a speed that must be at least `fraction` of the baseline's. */
-function atLeast(fraction: number, cost: number): Pick<Row, 'target' | 'met'> {
+function atLeast(fraction: number, cost: number, of = 'baseline'): Pick<Row, 'target' | 'met'> {
   return {
-    target: `≥ ${fraction}× baseline rate (ratio ≤ ${(1 / fraction).toFixed(2)}×)`,
+    target: `≥ ${fraction}× ${of} rate (ratio ≤ ${(1 / fraction).toFixed(2)}×)`,
     met: 1 / cost >= fraction,
   };
 }
@@ -98,7 +113,8 @@ export function streamingRows(r: StreamingResult): Row[] {
 
 /**
  * The table rows of one streaming size with the asynchronous source: runAgent (≥ 0.8× the
- * baseline loop's rate) and the state$ fold (≥ 0.7×), with the source alone for scale.
+ * baseline loop's rate) and the state$ fold (≥ 0.7×), then runAgent, withState and Agent
+ * against the source alone (≥ 0.7× its rate).
  *
  * @example
  * rows.push(...asyncStreamingRows(await benchAsyncStreaming(100_000)));
@@ -108,9 +124,26 @@ export function asyncStreamingRows(r: AsyncStreamingResult): Row[] {
     `Streaming, ${r.deltas.toLocaleString('en-US')} deltas, asynchronous source ` +
     `(from(async generator), event-loop turn every ${r.yieldEvery} deltas)`;
   const loop = `baseline loop ${rate(r.baselineLoop)}`;
+  const source = `source ${rate(r.source)}`;
+  const vsSource = (name: string, value: number, ratio: number): Row => ({
+    section,
+    name: `${name} vs the source alone`,
+    value,
+    unit: 'deltas/s',
+    baseline: source,
+    ratio,
+    ...atLeast(TARGETS.streamingVsSource, ratio, "the source's"),
+  });
   return [
     { section, name: 'the source alone → subscriber', value: r.source, unit: 'deltas/s' },
-    { section, name: 'baseline: baseline loop → subscriber', value: r.baselineLoop, unit: 'deltas/s' },
+    {
+      section,
+      name: 'baseline: baseline loop → subscriber',
+      value: r.baselineLoop,
+      unit: 'deltas/s',
+      baseline: source,
+      ratio: r.vsSource.baselineLoop,
+    },
     {
       section,
       name: 'runAgent → subscriber',
@@ -129,113 +162,8 @@ export function asyncStreamingRows(r: AsyncStreamingResult): Row[] {
       ratio: r.stateFoldVsBaseline,
       ...atLeast(TARGETS.stateFoldVsBaselineLoop, r.stateFoldVsBaseline),
     },
+    vsSource('runAgent → subscriber', r.runAgent, r.vsSource.runAgent),
+    vsSource('withState(run$).state$ fold', r.stateFold, r.vsSource.stateFold),
+    vsSource('new Agent({ model }).prompt() → listener', r.agent, r.vsSource.agent),
   ];
-}
-
-const NAMES: Record<Exclude<ToolLoopContender, 'baseline'>, string> = {
-  runAgent: 'runAgent',
-  withState: 'withState(runAgent), events$ → state$',
-  agent: 'new Agent({ model, tools }).prompt()',
-};
-const AGENTS = ['runAgent', 'withState', 'agent'] as const;
-
-/** The rows of one run length: the baseline loop, then each contender against it. */
-function perStepRows(
-  section: string,
-  steps: number,
-  baseline: number,
-  figures: Record<(typeof AGENTS)[number], { value: number; ratio: number }>,
-  note: (c: ToolLoopContender) => string = () => '',
-): Row[] {
-  const s = `S = ${steps.toLocaleString('en-US')}`;
-  const rows: Row[] = [
-    { section, name: `baseline loop, ${s}${note('baseline')}`, value: baseline, unit: 'µs/step' },
-  ];
-  for (const c of AGENTS) {
-    const { value, ratio } = figures[c];
-    rows.push({
-      section,
-      name: `${NAMES[c]}, ${s}${note(c)}`,
-      value,
-      unit: 'µs/step',
-      baseline: `baseline loop ${us(baseline)}`,
-      ratio,
-      target: `≤ ${TARGETS.stepVsBaselineLoop}× baseline loop`,
-      met: ratio <= TARGETS.stepVsBaselineLoop,
-    });
-  }
-  return rows;
-}
-
-/**
- * The tool-loop rows: µs per step of runAgent, withState and Agent against the baseline loop
- * for each run length (the longest from the growth rounds), the growth of the per-step cost
- * from S = 100 to S = 10,000 measured back to back, and runAgent's cost late in one long run
- * against early in it.
- *
- * @example
- * rows.push(...toolLoopRows([r100, r1000], await benchGrowth(10_000, 100), inRun));
- */
-export function toolLoopRows(
-  results: readonly ToolLoopResult[],
-  growth?: GrowthResult,
-  inRun?: number,
-): Row[] {
-  const section = 'Tool loop (one synchronous no-op tool call per step, then a final text)';
-  const rows: Row[] = [];
-  for (const r of results) {
-    rows.push(
-      ...perStepRows(section, r.steps, r.baseline, {
-        runAgent: { value: r.runAgent, ratio: r.ratios.runAgent },
-        withState: { value: r.withState, ratio: r.ratios.withState },
-        agent: { value: r.agent, ratio: r.ratios.agent },
-      }),
-    );
-  }
-  if (!growth) return rows;
-  const g = growth.contenders;
-  // Slow contenders are measured fewer times (within the time budget): say so.
-  const rounds = (c: ToolLoopContender) =>
-    g[c].rounds < 3 ? ` (${g[c].rounds} round${g[c].rounds > 1 ? 's' : ''})` : '';
-  rows.push(
-    ...perStepRows(
-      section,
-      growth.longSteps,
-      g.baseline.longUs,
-      {
-        runAgent: { value: g.runAgent.longUs, ratio: growth.ratios.runAgent },
-        withState: { value: g.withState.longUs, ratio: growth.ratios.withState },
-        agent: { value: g.agent.longUs, ratio: growth.ratios.agent },
-      },
-      rounds,
-    ),
-  );
-  const label = `S = ${growth.longSteps.toLocaleString('en-US')} / S = ${growth.shortSteps.toLocaleString('en-US')}`;
-  rows.push({
-    section,
-    name: `baseline loop per-step growth, ${label} (back to back)`,
-    value: g.baseline.growth,
-    unit: '×',
-  });
-  for (const c of AGENTS) {
-    rows.push({
-      section,
-      name: `${NAMES[c]} per-step growth, ${label} (back to back)${rounds(c)}`,
-      value: g[c].growth,
-      unit: '×',
-      baseline: `baseline loop ${g.baseline.growth.toFixed(2)}×`,
-      target: `≤ ${TARGETS.perStepGrowth}× (linear)`,
-      met: g[c].growth <= TARGETS.perStepGrowth,
-    });
-  }
-  if (inRun !== undefined) {
-    rows.push({
-      section,
-      name: `runAgent per-step cost, last / second tenth of one S = ${growth.longSteps.toLocaleString('en-US')} run`,
-      value: inRun,
-      unit: '×',
-      target: 'informative',
-    });
-  }
-  return rows;
 }

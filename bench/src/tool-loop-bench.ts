@@ -1,8 +1,6 @@
-import { Agent, runAgent, withState, type ChatModel, type ChatRequest } from '@rxagent/core';
-import { baselineLoop } from './baseline-loop.js';
+import { runAgent, type ChatRequest } from '@rxagent/core';
 import {
   backToBack,
-  elapsedMsAsync,
   median,
   medianFigure,
   medianOf,
@@ -11,95 +9,13 @@ import {
   type RoundsOptions,
 } from './measure.js';
 import { noopTool, toolLoopModel } from './models/tool-loop-model.js';
-
-/**
- * What the tool-loop benchmark runs: the baseline loop and the three ways to run the agent.
- *
- * @example
- * const contender: ToolLoopContender = 'agent';
- */
-export type ToolLoopContender = 'baseline' | 'runAgent' | 'withState' | 'agent';
-
-/**
- * The contenders in the order they are reported.
- *
- * @example
- * for (const c of TOOL_LOOP_CONTENDERS) console.log(c, result[c]);
- */
-export const TOOL_LOOP_CONTENDERS: readonly ToolLoopContender[] = [
-  'baseline',
-  'runAgent',
-  'withState',
-  'agent',
-];
-
-/**
- * One run of `steps` no-op tool steps and a final text by each contender; resolves with the
- * model calls the run made (checked to be `steps + 1`). The model and tool are synchronous,
- * so all but `Agent.prompt` (a Promise) finish inside the call.
- *
- * @example
- * const calls = await TOOL_LOOP_RUNS.baseline(toolLoopModel(100), 100); // 101
- */
-export const TOOL_LOOP_RUNS: Readonly<
-  Record<ToolLoopContender, (model: ChatModel, steps: number) => number | Promise<number>>
-> = {
-  baseline: (model, steps) => {
-    let made = 0;
-    baselineLoop({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
-      if (event.type === 'end') made = event.steps;
-    });
-    return made;
-  },
-  runAgent: (model, steps) => {
-    let made = 0;
-    runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }).subscribe((event) => {
-      if (event.type === 'agent-end') made = event.steps;
-    });
-    return made;
-  },
-  withState: (model, steps) => {
-    const { events$, state$ } = withState(
-      runAgent({ model, tools: [noopTool], prompt: 'go', maxSteps: steps + 1 }),
-    );
-    events$.subscribe();
-    return state$.value.step;
-  },
-  agent: async (model, steps) => {
-    const result = await new Agent({ model, tools: [noopTool], maxSteps: steps + 1 }).prompt('go');
-    return result.steps;
-  },
-};
-
-const LABELS: Record<ToolLoopContender, string> = {
-  baseline: 'baseline loop',
-  runAgent: 'runAgent',
-  withState: 'withState',
-  agent: 'Agent',
-};
-
-/**
- * Milliseconds for `runs` back-to-back runs of `steps` steps by one contender (each run
- * checked to make `steps + 1` model calls).
- *
- * @example
- * const ms = await timeRuns('runAgent', toolLoopModel(100), 100, 100);
- */
-export function timeRuns(
-  contender: ToolLoopContender,
-  model: ChatModel,
-  steps: number,
-  runs: number,
-): Promise<number> {
-  const run = TOOL_LOOP_RUNS[contender];
-  return elapsedMsAsync(async () => {
-    for (let i = 0; i < runs; i++) {
-      const made = await run(model, steps);
-      if (made !== steps + 1)
-        throw new Error(`${LABELS[contender]}: the run made ${made} model calls, expected ${steps + 1}.`);
-    }
-  });
-}
+import {
+  SYNC_TOOL_LOOP,
+  TOOL_LOOP_CONTENDERS,
+  timeRuns,
+  type ToolLoopContender,
+  type ToolLoopSuite,
+} from './tool-loop-runs.js';
 
 /** Per-step costs for one run length, in µs, and the costs relative to the baseline loop. */
 export interface ToolLoopResult {
@@ -116,11 +32,13 @@ export interface ToolLoopResult {
 export interface ToolLoopOptions extends RoundsOptions {
   /** Steps each figure is measured over: runs of `steps` back to back (default 10,000). */
   stepsPerFigure?: number;
+  /** The model and contenders (default `SYNC_TOOL_LOOP`). */
+  suite?: ToolLoopSuite;
 }
 
 /**
- * µs per step of the four contenders on runs of `steps` steps (one synchronous no-op tool
- * call each, then a final text), measured back to back in each round; each figure is
+ * µs per step of the four contenders of a suite on runs of `steps` steps (one no-op tool call
+ * each, then a final text), measured back to back in each round; each figure is
  * `stepsPerFigure / steps` runs in a row, so short runs are timed over as many steps as long
  * ones.
  *
@@ -128,10 +46,11 @@ export interface ToolLoopOptions extends RoundsOptions {
  * const { runAgent, baseline, ratios } = await benchToolLoop(1000);
  */
 export async function benchToolLoop(steps: number, options: ToolLoopOptions = {}): Promise<ToolLoopResult> {
-  const model = toolLoopModel(steps);
+  const suite = options.suite ?? SYNC_TOOL_LOOP;
+  const model = suite.model(steps);
   const runs = Math.max(1, Math.round((options.stepsPerFigure ?? 10_000) / steps));
   const usPerStep = (c: ToolLoopContender) => async () =>
-    ((await timeRuns(c, model, steps, runs)) * 1000) / (runs * steps);
+    ((await timeRuns(c, model, steps, runs, suite)) * 1000) / (runs * steps);
   const rounds = await backToBack(
     {
       baseline: usPerStep('baseline'),
@@ -172,7 +91,10 @@ export interface GrowthResult {
   longSteps: number;
   shortSteps: number;
   contenders: Record<ToolLoopContender, GrowthFigures>;
-  /** µs per step of the long runs relative to the baseline loop's (ratio of the medians). */
+  /**
+   * µs per step of the long runs relative to the baseline's: the median of the ratios of the
+   * rounds both measured (the ratio of the medians if they share none).
+   */
   ratios: Record<Exclude<ToolLoopContender, 'baseline'>, number>;
 }
 
@@ -186,6 +108,8 @@ export interface GrowthOptions {
   slowRoundMs?: number;
   /** Measured time per contender: no round is started past it (at least one is; default 15 s). */
   budgetMs?: number;
+  /** The model and contenders (default `SYNC_TOOL_LOOP`). */
+  suite?: ToolLoopSuite;
 }
 
 /**
@@ -206,8 +130,9 @@ export async function benchGrowth(
   shortSteps: number,
   options: GrowthOptions = {},
 ): Promise<GrowthResult> {
-  const long = toolLoopModel(longSteps);
-  const short = toolLoopModel(shortSteps);
+  const suite = options.suite ?? SYNC_TOOL_LOOP;
+  const long = suite.model(longSteps);
+  const short = suite.model(shortSteps);
   const repeats = Math.max(1, Math.round(longSteps / shortSteps));
   const runs = Math.max(1, options.runs ?? 7);
   const budgetMs = options.budgetMs ?? 15_000;
@@ -217,20 +142,21 @@ export async function benchGrowth(
     warmupsLeft: options.warmup ?? 2,
     spentMs: 0,
     done: false,
-    figures: [] as { longUs: number; shortUs: number }[],
+    figures: [] as { round: number; longUs: number; shortUs: number }[],
   }));
   for (let round = 0; state.some((s) => !s.done); round++) {
     for (let i = 0; i < state.length; i++) {
       const s = state[(i + round) % state.length] as (typeof state)[number];
       if (s.done) continue;
-      const longMs = await timeRuns(s.contender, long, longSteps, 1);
-      const shortMs = await timeRuns(s.contender, short, shortSteps, repeats);
+      const longMs = await timeRuns(s.contender, long, longSteps, 1, suite);
+      const shortMs = await timeRuns(s.contender, short, shortSteps, repeats, suite);
       const roundMs = longMs + shortMs;
       if (s.warmupsLeft > 0 && roundMs < slowRoundMs) {
         s.warmupsLeft--;
         continue;
       }
       s.figures.push({
+        round,
         longUs: (longMs * 1000) / longSteps,
         shortUs: (shortMs * 1000) / (repeats * shortSteps),
       });
@@ -247,7 +173,16 @@ export async function benchGrowth(
       rounds: s.figures.length,
     };
   }
-  const vsBaseline = (c: ToolLoopContender) => figures[c].longUs / figures.baseline.longUs;
+  const figuresOf = (c: ToolLoopContender) => state.find((s) => s.contender === c)?.figures ?? [];
+  const baseline = new Map(figuresOf('baseline').map((f) => [f.round, f.longUs]));
+  const vsBaseline = (c: ToolLoopContender) => {
+    const own = figuresOf(c);
+    const ratios = own.flatMap((f) => {
+      const b = baseline.get(f.round);
+      return b === undefined ? [] : [f.longUs / b];
+    });
+    return ratios.length > 0 ? median(ratios) : figures[c].longUs / figures.baseline.longUs;
+  };
   return {
     longSteps,
     shortSteps,
