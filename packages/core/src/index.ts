@@ -149,7 +149,7 @@ export { selectPendingTools, selectPhase, selectState, selectUsage } from './sta
 
 // Agent
 export { Agent } from './agent/agent.js';
-export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent/agent.js';
+export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent/agent-types.js';
 export { parseTranscript } from './agent/import-messages.js';
 export type { AgentResource } from './agent/agent-resource.js';
 

@@ -68,7 +68,11 @@ export interface DurableWorker {
   stop(): Promise<void>;
 }
 
+// DBOS is a process-wide engine: a process has one worker, registered once. This is the
+// process's binding to its engine, not the state of a run (runs keep theirs in PostgreSQL).
+// eslint-disable-next-line no-restricted-syntax
 let running: { env: WorkflowEnv } | undefined;
+// eslint-disable-next-line no-restricted-syntax
 let registered: ((spec: DurableRunSpec) => Promise<RunSummary>) | undefined;
 
 function checkPositive(name: string, value: number | undefined, integer = true): void {

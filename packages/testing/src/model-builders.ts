@@ -119,8 +119,6 @@ export interface ScriptedCall {
   argsText?: string;
 }
 
-let callCounter = 0;
-
 /**
  * A model call that asks for tools (optionally after some text). Arguments stream as JSON
  * text; `argsText` scripts malformed JSON.
@@ -142,7 +140,8 @@ export function toolCallTurn(
     index++;
   }
   for (const c of list) {
-    const id = c.id ?? `call_${++callCounter}`;
+    // A fresh id when none is given: unique across the turns of a script, without a counter beside it.
+    const id = c.id ?? `call_${globalThis.crypto.randomUUID().slice(0, 8)}`;
     const argsText = c.argsText ?? JSON.stringify(c.args ?? {});
     const part: ToolCallPart = { type: 'tool-call', id, name: c.name, args: c.args ?? {}, argsText };
     try {

@@ -1,97 +1,24 @@
-import { asyncScheduler, BehaviorSubject, Subject, takeUntil, type Observable } from 'rxjs';
 import type { CompactionInfo } from '../context/context-manager.js';
 import type { ContextUsage } from '../events/context-usage.js';
 import { AgentBusyError, AgentConfigError } from '../errors/agent-errors.js';
-import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
-import { MessageQueue, toUserMessage, type UserInput } from '../turn/message-queue.js';
-import { runAgent } from '../loop/run-agent.js';
-import type { RunAgentConfig } from '../turn/run-config.js';
-import type { OutputSchema } from '../output/output-schema.js';
-import type { AgentMessage, Usage } from '../messages/types.js';
-import { addUsage, emptyUsage } from '../messages/usage.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { toUserMessage, type UserInput } from '../turn/message-queue.js';
+import type { AgentMessage } from '../messages/types.js';
 import type { ChatModel, SystemBlock } from '../model/chat-model.js';
-import { initialAgentState, type AgentState } from '../state/agent-state.js';
-import { foldRun } from '../state/fold-run.js';
+import { initialAgentState } from '../state/agent-state.js';
 import { reduceAgentState } from '../state/reduce-agent-state.js';
-import { StateObservable } from '../state/state-observable.js';
-import { stopSignal, type StopReason, type StopSignal } from '../events/stop-signal.js';
 import type { AnyTool } from '../tools/tool.js';
-import { AgentApprovals } from './agent-approvals.js';
-import { AgentElicitations, type ElicitationReply } from './agent-elicitation.js';
+import { type ElicitationReply } from './agent-elicitation.js';
 import { compactTranscript } from './agent-compact.js';
-import { AgentResources, type AgentResource } from './agent-resource.js';
 import { parseTranscript } from './import-messages.js';
 import type { RecordedEvent } from '../replay/record-run.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
-import type { Session } from '../session/session.js';
-import { SessionSync } from './session-sync.js';
+import type { AgentRunResult, QueueOutcome } from './agent-types.js';
 
-/**
- * What `new Agent()` takes: a run config without the per-run keys, plus the first transcript.
- *
- * @example
- * const config: AgentConfig = { model, tools: [weather], system: 'Be brief.', messages: savedTranscript };
- */
-export interface AgentConfig extends Omit<
-  RunAgentConfig,
-  'prompt' | 'messages' | 'signal' | 'steering$' | 'followUp$' | 'runId'
-> {
-  /** The transcript to start from. */
-  messages?: readonly AgentMessage[];
-  /**
-   * Where the conversation persists: loaded before the first run, each completed message
-   * appended (instead of `messages`).
-   */
-  session?: Session;
-  /** Where a throwing listener (or a failed auto-resumed run) is reported. Default: console.error. */
-  onError?: (error: unknown, context: string) => void;
-}
+export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent-types.js';
 
-/**
- * What a run of the agent produced.
- *
- * @example
- * const result: AgentRunResult = await agent.prompt('Weather in Paris?');
- * if (result.reason === 'completed') console.log(assistantText(result.messages.at(-1)));
- */
-export interface AgentRunResult<TOutput = unknown> {
-  reason: StopReason;
-  signal: StopSignal;
-  /** The messages this run appended to the transcript. */
-  messages: AgentMessage[];
-  usage: Usage;
-  steps: number;
-  /** The validated final answer, for an agent with `output`. */
-  output?: TOutput;
-}
-
-/**
- * Called with each event and the state after folding it.
- *
- * @example
- * const log: AgentListener = (event, state) => console.log(event.type, state.phase);
- * const unsubscribe = agent.subscribe(log);
- */
-export type AgentListener = (event: AgentEvent, state: AgentState) => void;
-
-/**
- * How a queued message will be delivered.
- *
- * @example
- * const outcome: QueueOutcome = agent.steer('Skip the tests folder.'); // 'steered' while a run is active
- */
-export type QueueOutcome = 'steered' | 'resumed' | 'queued';
-
-interface ActiveRun {
-  controller: AbortController;
-  /** Cancels the run (`takeUntil`): reachable before `subscribe` returns, so a listener can stop a synchronous run. */
-  cancel: Subject<void>;
-  /** A silent abort: the partial answer is dropped. */
-  silent: boolean;
-  /** Where this run's messages start in the transcript. */
-  before: number;
-}
+import { AgentBase } from './agent-base.js';
 
 /**
  * A stateful agent: keeps the transcript across runs, queues steering and follow-up messages,
@@ -105,65 +32,7 @@ interface ActiveRun {
  * agent.subscribe((event) => event.type === 'message-update' && process.stdout.write(event.delta.text));
  * const result = await agent.prompt('Weather in Paris?');
  * await agent.prompt('And in Rome?'); // sees the first exchange
- */
-export class Agent<TOutput = unknown> {
-  private config: AgentConfig;
-  private readonly state: BehaviorSubject<AgentState>;
-  private readonly events = new Subject<AgentEvent>();
-  private readonly listeners: AgentListener[] = [];
-  private readonly steering = new MessageQueue();
-  private readonly followUps = new MessageQueue();
-  private readonly approvals: AgentApprovals;
-  private readonly elicitations: AgentElicitations;
-  private active?: ActiveRun;
-  private idleWaiters: (() => void)[] = [];
-  private readonly session?: SessionSync;
-  private loading?: Promise<void>;
-  private readonly resources = new AgentResources();
-  private disposed = false;
-
-  /** Every event of every run (hot). */
-  readonly events$: Observable<AgentEvent>;
-  /** The state across runs; `.value` reads it synchronously. */
-  readonly state$: StateObservable<AgentState>;
-
-  constructor(config: AgentConfig & { output?: OutputSchema<TOutput> }) {
-    if (!config?.model) throw new AgentConfigError('new Agent() needs a model: pass { model }.');
-    if (config.session && config.messages) {
-      throw new AgentConfigError(
-        'new Agent() takes { session } or { messages }, not both: the session holds the transcript.',
-      );
-    }
-    this.config = config;
-    // A failed write (another writer got there first) cancels the run: it could not be kept.
-    if (config.session) this.session = new SessionSync(config.session, () => this.abort({ silent: true }));
-    this.state = new BehaviorSubject(
-      initialAgentState(config.messages ? parseTranscript(config.messages) : []),
-    );
-    this.approvals = new AgentApprovals(config.approver);
-    this.elicitations = new AgentElicitations(config.elicit);
-    this.events$ = this.events.asObservable();
-    this.state$ = new StateObservable<AgentState>(
-      (subscriber) => this.state.subscribe(subscriber),
-      () => this.state.value,
-    );
-  }
-
-  /** The transcript. */
-  get messages(): readonly AgentMessage[] {
-    return this.state.value.messages;
-  }
-
-  /** Total usage of every run so far. */
-  get usage(): Usage {
-    return this.state.value.usage;
-  }
-
-  /** True while a run is active. */
-  get isRunning(): boolean {
-    return this.active !== undefined;
-  }
-
+ */ export class Agent<TOutput = unknown> extends AgentBase<TOutput> {
   /** Runs the agent on a new input; rejects with `AgentBusyError` while a run is active. */
   prompt(input: UserInput | AgentMessage | AgentMessage[]): Promise<AgentRunResult<TOutput>> {
     return this.start(input);
@@ -256,12 +125,6 @@ export class Agent<TOutput = unknown> {
     return this.loading;
   }
 
-  /** Resolves when no run is active. */
-  waitForIdle(): Promise<void> {
-    if (!this.active) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
   /** Approves a pending tool call; false when no such call waits. */
   approve(toolCallId: string): boolean {
     if (!this.state.value.pendingApprovals.some((a) => a.toolCallId === toolCallId)) return false;
@@ -285,15 +148,6 @@ export class Agent<TOutput = unknown> {
     if (!this.state.value.pendingElicitations.some((e) => e.elicitationId === elicitationId)) return false;
     this.elicitations.respond(elicitationId, reply);
     return true;
-  }
-
-  /** Calls `listener(event, state)` for every event, after the state fold; returns the unsubscribe. */
-  subscribe(listener: AgentListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
   }
 
   /** A JSON-safe copy of the transcript. */
@@ -375,28 +229,6 @@ export class Agent<TOutput = unknown> {
     for (const error of this.resources.tell('reset')) this.report(error, 'reset(): an owned resource failed');
   }
 
-  /** Ties a resource (a task runtime…) to this agent: reset with `reset()`, disposed with `dispose()`. */
-  own(resource: AgentResource): () => void {
-    if (this.disposed) {
-      resource.dispose?.();
-      return () => undefined;
-    }
-    return this.resources.add(resource);
-  }
-
-  /** Cancels the running run, disposes owned resources and completes `events$` and `state$`. */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.abort({ silent: true });
-    this.clearQueues();
-    for (const error of this.resources.tell('dispose'))
-      this.report(error, 'dispose(): an owned resource failed');
-    this.listeners.length = 0;
-    this.events.complete();
-    this.state.complete();
-  }
-
   setModel(model: ChatModel): void {
     this.config = { ...this.config, model };
   }
@@ -407,125 +239,5 @@ export class Agent<TOutput = unknown> {
 
   setSystem(system: string | SystemBlock[] | undefined): void {
     this.config = { ...this.config, system };
-  }
-
-  private scheduler() {
-    return this.config.scheduler ?? asyncScheduler;
-  }
-
-  private start(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
-    if (this.disposed)
-      return Promise.reject(new AgentConfigError('The agent was disposed: create a new Agent.'));
-    const sync = this.session;
-    if (!sync) return this.run(prompt);
-    if (this.active || this.loading) return Promise.reject(new AgentBusyError());
-    const ready = sync.isCurrent ? Promise.resolve() : this.loadSession();
-    // The run's promise settles once its messages are written (a failed write rejects it).
-    return ready
-      .then(() => this.run(prompt))
-      .then(
-        (result) => sync.flush().then(() => result),
-        (error: unknown) =>
-          sync.flush().then(
-            () => Promise.reject(error as Error),
-            () => Promise.reject(error as Error),
-          ),
-      );
-  }
-
-  private run(prompt: RunAgentConfig['prompt']): Promise<AgentRunResult<TOutput>> {
-    if (this.active) return Promise.reject(new AgentBusyError());
-    return new Promise<AgentRunResult<TOutput>>((resolve, reject) => {
-      const active: ActiveRun = {
-        controller: new AbortController(),
-        cancel: new Subject<void>(),
-        silent: false,
-        before: this.messages.length,
-      };
-      this.active = active;
-      let end: AgentEndEvent | undefined;
-      const { onError: _onError, messages: _initial, session: _session, ...runConfig } = this.config;
-      const run$ = runAgent({
-        ...runConfig,
-        messages: this.messages,
-        prompt,
-        signal: active.controller.signal,
-        steering$: this.steering,
-        followUp$: this.followUps,
-        approver: this.approvals.approver,
-        elicit: this.elicitations.elicit,
-      });
-      run$
-        .pipe(
-          takeUntil(active.cancel),
-          foldRun(this.state, { now: () => this.scheduler().now(), dropPartial: () => active.silent }),
-        )
-        .subscribe({
-          next: (event) => {
-            // The run may have repaired the transcript it starts from.
-            if (event.type === 'agent-start' && event.messages) active.before = event.messages.length;
-            if (event.type === 'agent-end') end = event;
-            this.dispatch(event);
-            if (event.type === 'message-end' || event.type === 'agent-start')
-              this.session?.sync(this.messages);
-          },
-          error: (error: unknown) => {
-            this.settle();
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-          complete: () => {
-            this.settle();
-            if (!end) {
-              const signal = stopSignal('user-requested', 'The run was cancelled.', { source: 'abort' });
-              return resolve(this.result(active, signal));
-            }
-            const result: AgentRunResult<TOutput> = {
-              reason: end.reason,
-              signal: end.signal,
-              messages: end.messages,
-              usage: end.usage,
-              steps: end.steps,
-            };
-            // Validated against the agent's own output schema by the run.
-            if (end.output !== undefined) result.output = end.output as TOutput;
-            resolve(result);
-          },
-        });
-    });
-  }
-
-  private dispatch(event: AgentEvent): void {
-    const state = this.state.value;
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event, state);
-      } catch (error) {
-        this.report(error, `A listener threw on "${event.type}" and was skipped`);
-      }
-    }
-    this.events.next(event);
-  }
-
-  private settle(): void {
-    this.active = undefined;
-    // What the end of the run closed (cancelled calls, a partial answer) is kept too.
-    this.session?.sync(this.messages);
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  private result(active: ActiveRun, signal: StopSignal): AgentRunResult<TOutput> {
-    const state = this.state.value;
-    const messages = state.messages.slice(active.before);
-    let usage = emptyUsage();
-    for (const m of messages)
-      if ((m.role === 'assistant' || m.role === 'tool') && m.usage) usage = addUsage(usage, m.usage);
-    return { reason: signal.reason, signal, messages, usage, steps: state.step };
-  }
-
-  private report(error: unknown, context: string): void {
-    if (this.config.onError) this.config.onError(error, context);
-    else console.error(`[rxagent] ${context}:`, error);
   }
 }

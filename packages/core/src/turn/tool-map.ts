@@ -1,7 +1,7 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { AnyTool } from '../tools/tool.js';
 
-const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map();
+const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map([]);
 
 /** The run's tools by name, checked (each well formed, names unique). */
 export function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
