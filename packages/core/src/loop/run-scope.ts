@@ -25,7 +25,13 @@ export class RunScope implements RunFacts {
   readonly model: ChatModel;
   readonly settings: RunSettings;
   readonly lineage: RunLineage;
-  readonly requires: RunRequirements;
+  private readonly config: RunAgentConfig;
+
+  // Made when a snapshot asks for it: most runs are never snapshotted.
+  get requires(): RunRequirements {
+    return (this.required ??= runRequirements(this.config));
+  }
+  private required?: RunRequirements;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly startedAt: number;
@@ -45,7 +51,7 @@ export class RunScope implements RunFacts {
     this.model = config.model;
     this.settings = runSettings(config);
     this.lineage = runLineage(runId, config.lineage);
-    this.requires = runRequirements(config);
+    this.config = config;
     this.tools = toolMap(config.tools);
     this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
     this.startedAt = scheduler.now() - elapsedMs;

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
@@ -8,7 +8,7 @@ import { toUserMessage } from '../turn/message-queue.js';
 import type { Pipeline } from '../turn/run-config.js';
 import type { Turn } from '../turn/turn.js';
 import type { RunSnapshot } from '../turn/run-snapshot.js';
-import { chainedObserver } from '../util/chained-observer.js';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 import { decideTurn } from './decide-turn.js';
 
 /**
@@ -59,10 +59,10 @@ export function turnLoop(
   onSnapshot?: (snapshot: RunSnapshot) => void,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
-    let items: readonly LoopItem[] = [];
+    const loop = new LoopRun(subscriber, maxSteps, progress, onSnapshot);
     // The pipeline's source: one pass's opening events, then its turn.
     const source = new Observable<LoopItem>((s) => {
-      for (const item of items) {
+      for (const item of loop.items) {
         if (s.closed) return;
         s.next(item);
       }
@@ -72,89 +72,125 @@ export function turnLoop(
     if (!(output$ instanceof Observable) && !isObservableLike(output$)) {
       throw new PipelineError('The pipeline function must return an Observable: (turn$) => turn$.pipe(…).');
     }
-    const pass$ = output$ as Observable<LoopItem>;
-    let pending: NextTurn | undefined = first;
-    let looping = false;
-
-    const drive = (): void => {
-      if (looping) return; // a pass ended inside `runPass`: the loop below takes the next one
-      looping = true;
-      while (pending !== undefined && !subscriber.closed) {
-        const next: NextTurn = pending;
-        pending = undefined;
-        runPass(next);
-      }
-      looping = false;
-    };
-
-    const runPass = (next: NextTurn): void => {
-      const base = next.turn;
-      let input = next.input;
-      for (const s of base.steering) {
-        if (s.queue.size === 0) continue;
-        const now = base.run.scheduler.now();
-        input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
-      }
-      const turn = input.length > 0 ? base.appended(input) : base;
-      const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
-      for (const message of input)
-        opening.push({ type: 'message-start', message }, { type: 'message-end', message });
-      opening.push(turn);
-      items = opening;
-      const seen: AgentEvent[] = [];
-      // The turn before its opening messages: they are among the events the pass emits.
-      progress({ turn: base, events: seen });
-      let result: Turn | undefined;
-      pass$.subscribe(
-        chainedObserver<LoopItem>(subscriber, {
-          next: (item) => {
-            let out: Turn | undefined;
-            try {
-              out = asTurn(item, 'The loop');
-              if (out) checkOut(out, result, turn);
-            } catch (error) {
-              subscriber.error(error);
-              return;
-            }
-            if (out) {
-              result = out;
-              return;
-            }
-            const event = item as AgentEvent;
-            if (event.type !== 'message-update') seen.push(event);
-            else if (seen.length > 0 && seen[seen.length - 1]?.type === 'message-update')
-              seen[seen.length - 1] = event;
-            else seen.push(event);
-            subscriber.next(event);
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            let decision;
-            try {
-              if (onSnapshot && result) onSnapshot(result.snapshot());
-              decision = decideTurn(result, maxSteps);
-            } catch (error) {
-              subscriber.error(error);
-              return;
-            }
-            for (const event of decision.events) {
-              seen.push(event);
-              subscriber.next(event);
-            }
-            if ('next' in decision) {
-              pending = { turn: decision.next, input: decision.input };
-              drive();
-              return;
-            }
-            subscriber.next(agentEnd(decision.last, decision.end));
-            subscriber.complete();
-          },
-        }),
-      );
-    };
-
-    drive();
+    loop.pass$ = output$ as Observable<LoopItem>;
+    loop.pending = first;
+    loop.drive();
   });
+}
+
+// The loop and each pass as objects rather than closures: a pending run holds them for its whole
+// life (the bench's heap-per-run rows).
+
+/** One run's loop: the passes, one after another. */
+class LoopRun {
+  items: readonly LoopItem[] = [];
+  pass$?: Observable<LoopItem>;
+  pending?: NextTurn;
+  private looping = false;
+
+  constructor(
+    readonly subscriber: Subscriber<AgentEvent>,
+    readonly maxSteps: number,
+    readonly progress: (pass: PassProgress) => void,
+    readonly onSnapshot?: (snapshot: RunSnapshot) => void,
+  ) {}
+
+  drive(): void {
+    if (this.looping) return; // a pass ended inside `run`: the loop below takes the next one
+    this.looping = true;
+    while (this.pending !== undefined && !this.subscriber.closed) {
+      const next: NextTurn = this.pending;
+      this.pending = undefined;
+      this.run(next);
+    }
+    this.looping = false;
+  }
+
+  private run(next: NextTurn): void {
+    const base = next.turn;
+    let input = next.input;
+    for (const s of base.steering) {
+      if (s.queue.size === 0) continue;
+      const now = base.run.scheduler.now();
+      input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
+    }
+    const turn = input.length > 0 ? base.appended(input) : base;
+    const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
+    for (const message of input)
+      opening.push({ type: 'message-start', message }, { type: 'message-end', message });
+    opening.push(turn);
+    this.items = opening;
+    const pass = new Pass(this, turn);
+    // The turn before its opening messages: they are among the events the pass emits.
+    this.progress({ turn: base, events: pass.seen });
+    (this.pass$ as Observable<LoopItem>).subscribe(chainedObserver<LoopItem>(this.subscriber, pass));
+  }
+}
+
+/** One turn through the pipeline, then the decision after it. */
+class Pass implements ChainHandlers<LoopItem> {
+  /** The events that matter for closing the transcript (the last delta alone). */
+  readonly seen: AgentEvent[] = [];
+  private result?: Turn;
+
+  constructor(
+    private readonly loop: LoopRun,
+    private readonly turn: Turn,
+  ) {}
+
+  next(item: LoopItem): void {
+    const subscriber = this.loop.subscriber;
+    let out: Turn | undefined;
+    try {
+      out = asTurn(item, 'The loop');
+      if (out) checkOut(out, this.result, this.turn);
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    if (out) {
+      this.result = out;
+      return;
+    }
+    const event = item as AgentEvent;
+    const seen = this.seen;
+    if (
+      event.type === 'message-update' &&
+      seen.length > 0 &&
+      seen[seen.length - 1]?.type === 'message-update'
+    )
+      seen[seen.length - 1] = event;
+    else seen.push(event);
+    subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    this.loop.subscriber.error(error);
+  }
+
+  complete(): void {
+    const { loop, result } = this;
+    const subscriber = loop.subscriber;
+    let decision;
+    try {
+      if (loop.onSnapshot && result) loop.onSnapshot(result.snapshot());
+      decision = decideTurn(result, loop.maxSteps);
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    for (const event of decision.events) {
+      this.seen.push(event);
+      subscriber.next(event);
+    }
+    if ('next' in decision) {
+      loop.pending = { turn: decision.next, input: decision.input };
+      loop.drive();
+      return;
+    }
+    subscriber.next(agentEnd(decision.last, decision.end));
+    subscriber.complete();
+  }
 }
 
 function isObservableLike(value: unknown): boolean {

@@ -1,4 +1,16 @@
-import { catchError, concat, concatMap, defer, from, last, Observable, of, throwError, timer } from 'rxjs';
+import {
+  catchError,
+  concat,
+  concatMap,
+  defer,
+  from,
+  last,
+  Observable,
+  of,
+  throwError,
+  timer,
+  type Subscriber,
+} from 'rxjs';
 import { RetriesExhaustedError } from '../errors/agent-errors.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { ContextOverflowError } from '../errors/provider-errors.js';
@@ -45,11 +57,67 @@ export function callModel(
   context: readonly Message[],
   options: LlmStepOptions,
 ): Observable<LoopItem> {
+  // The first attempt is subscribed as it is (most calls succeed): only a failure builds the
+  // chain of retries.
+  return new Observable<LoopItem>((subscriber) => {
+    let first: Observable<LoopItem>;
+    try {
+      first = modelAttempt(turn, model, buildRequest(turn, context, options.request));
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    first.subscribe(
+      chainedObserver<LoopItem>(subscriber, new FirstAttempt(subscriber, turn, model, context, options)),
+    );
+  });
+}
+
+/** The items of a model call: passed on; a failure of the first attempt goes to its retries. */
+class FirstAttempt implements ChainHandlers<LoopItem> {
+  constructor(
+    private readonly subscriber: Subscriber<LoopItem>,
+    private readonly turn: Turn,
+    private readonly model: ChatModel,
+    private readonly context: readonly Message[],
+    private readonly options: LlmStepOptions,
+  ) {}
+
+  next(item: LoopItem): void {
+    this.subscriber.next(item);
+  }
+
+  error(error: unknown): void {
+    const subscriber = this.subscriber;
+    retries(this.turn, this.model, this.options)(error, 1, this.context, [], false, this.turn).subscribe(
+      chainedObserver<LoopItem>(subscriber, {
+        next: (item) => subscriber.next(item),
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      }),
+    );
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+}
+
+type OnFailure = (
+  raw: unknown,
+  attemptNo: number,
+  messages: readonly Message[],
+  failures: readonly unknown[],
+  recovered: boolean,
+  base: Turn,
+) => Observable<LoopItem>;
+
+/** What follows a failed attempt: a recovered context, a retry after its delay, or the error. */
+function retries(turn: Turn, model: ChatModel, options: LlmStepOptions): OnFailure {
   const { settings, scheduler } = turn.run;
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const backoff = options.retryBackoff ?? settings.retryBackoff;
-  // What follows a failed attempt: a recovered context, a retry after its delay, or the error.
-  const onFailure = (
+  const onFailure: OnFailure = (
     raw: unknown,
     attemptNo: number,
     messages: readonly Message[],
@@ -100,27 +168,5 @@ export function callModel(
     defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
       catchError((error: unknown) => onFailure(error, attemptNo, messages, failures, recovered, base)),
     );
-  // The first attempt is subscribed as it is (most calls succeed): only a failure builds the
-  // chain of retries above.
-  return new Observable<LoopItem>((subscriber) => {
-    const forward = (): ChainHandlers<LoopItem> => ({
-      next: (item) => subscriber.next(item),
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    });
-    let first: Observable<LoopItem>;
-    try {
-      first = modelAttempt(turn, model, buildRequest(turn, context, options.request));
-    } catch (error) {
-      subscriber.error(error);
-      return;
-    }
-    first.subscribe(
-      chainedObserver<LoopItem>(subscriber, {
-        ...forward(),
-        error: (error: unknown) =>
-          onFailure(error, 1, context, [], false, turn).subscribe(chainedObserver(subscriber, forward())),
-      }),
-    );
-  });
+  return onFailure;
 }

@@ -1,5 +1,5 @@
-import { Observable } from 'rxjs';
-import { chainedObserver } from '../util/chained-observer.js';
+import { Observable, type Subscriber } from 'rxjs';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 import { PartialStreamError } from '../errors/provider-errors.js';
 import type { Turn } from '../turn/turn.js';
 import type { LoopItem } from '../turn/loop-item.js';
@@ -27,69 +27,93 @@ const UNPRICED = 'prices.unpriced';
  */
 export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest): Observable<LoopItem> {
   return new Observable<LoopItem>((subscriber) => {
-    const builder = new MessageBuilder(model.provider, model.modelId, turn.run.scheduler.now());
-    let started = false;
-    let finished: Partial<AssistantMessage> | undefined;
-    const start = () => {
-      started = true;
-      subscriber.next({ type: 'message-start', message: builder.message });
-    };
-    model.stream(request).subscribe(
-      chainedObserver<ModelEvent>(subscriber, {
-        next: (event: ModelEvent) => {
-          if (finished) return;
-          try {
-            if (event?.type === 'finish') {
-              const given: Partial<AssistantMessage> = event.message ?? {};
-              finished = { ...given, stopReason: given.stopReason ?? event.reason };
-              return;
-            }
-            if (!started) start();
-            const delta = builder.apply(event);
-            if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
-          } catch (error) {
-            // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          if (!finished) {
-            subscriber.error(
-              new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
-                partial: builder.message,
-                provider: model.provider,
-              }),
-            );
-            return;
-          }
-          let message: AssistantMessage;
-          try {
-            message = finalizeAssistantMessage(
-              finished,
-              builder.message,
-              builder.message.timestamp,
-              turn.step,
-            );
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
-          const priced = priceMessage(turn.run.settings.prices, message, model.modelId, warned);
-          message = priced.message;
-          const base = priced.unpriced
-            ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced])
-            : turn;
-          if (!started) start();
-          if (priced.warning) subscriber.next(priced.warning);
-          subscriber.next({ type: 'message-end', message });
-          subscriber.next(withLengthRecovery(base, message));
-          subscriber.complete();
-        },
-      }),
-    );
+    model
+      .stream(request)
+      .subscribe(chainedObserver<ModelEvent>(subscriber, new Attempt(turn, model, subscriber)));
   });
+}
+
+/**
+ * One attempt's fold of the model's stream, as an object rather than closures: a pending run holds
+ * one while its model thinks (the bench's heap-per-run rows). The message is made at the first
+ * event, with the time the attempt started.
+ */
+class Attempt implements ChainHandlers<ModelEvent> {
+  private builder?: MessageBuilder;
+  private finished?: Partial<AssistantMessage>;
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly turn: Turn,
+    private readonly model: ChatModel,
+    private readonly subscriber: Subscriber<LoopItem>,
+  ) {
+    this.startedAt = turn.run.scheduler.now();
+  }
+
+  /** The message, announced with `message-start` when it is first needed. */
+  private started(): MessageBuilder {
+    if (this.builder) return this.builder;
+    const builder = (this.builder = new MessageBuilder(
+      this.model.provider,
+      this.model.modelId,
+      this.startedAt,
+    ));
+    this.subscriber.next({ type: 'message-start', message: builder.message });
+    return builder;
+  }
+
+  next(event: ModelEvent): void {
+    if (this.finished) return;
+    try {
+      if (event?.type === 'finish') {
+        const given: Partial<AssistantMessage> = event.message ?? {};
+        this.finished = { ...given, stopReason: given.stopReason ?? event.reason };
+        return;
+      }
+      const builder = this.started();
+      const delta = builder.apply(event);
+      if (delta) this.subscriber.next({ type: 'message-update', message: builder.message, delta });
+    } catch (error) {
+      // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
+      this.subscriber.error(error);
+    }
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    const { subscriber, model, turn, finished } = this;
+    const streamed =
+      this.builder?.message ?? new MessageBuilder(model.provider, model.modelId, this.startedAt).message;
+    if (!finished) {
+      subscriber.error(
+        new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
+          partial: streamed,
+          provider: model.provider,
+        }),
+      );
+      return;
+    }
+    let message: AssistantMessage;
+    try {
+      message = finalizeAssistantMessage(finished, streamed, this.startedAt, turn.step);
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
+    const priced = priceMessage(turn.run.settings.prices, message, model.modelId, warned);
+    message = priced.message;
+    const base = priced.unpriced ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced]) : turn;
+    this.started();
+    if (priced.warning) subscriber.next(priced.warning);
+    subscriber.next({ type: 'message-end', message });
+    subscriber.next(withLengthRecovery(base, message));
+    subscriber.complete();
+  }
 }
 
 /** The turn with the message; after a stop on the output limit with no call, a "continue" prompt. */

@@ -1,8 +1,8 @@
-import { from, Observable, type ObservableInput } from 'rxjs';
+import { from, Observable, type ObservableInput, type Subscriber } from 'rxjs';
 import { PipelineError } from '../errors/pipeline-error.js';
 import { Turn } from '../turn/turn.js';
 import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
-import { chainedObserver } from '../util/chained-observer.js';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 
 /**
  * Checks one item of a pipeline's stream: returns the turn when it is one, undefined for an
@@ -49,80 +49,102 @@ export function turnOperator(name: string, work: (turn: Turn) => ObservableInput
   const where = `${name}()`;
   return (source) =>
     new Observable<LoopItem>((subscriber) => {
-      let seen = false;
-      let sourceDone = false;
-      let working = false;
-
-      const runWork = (turn: Turn): void => {
-        let emitted = 0;
-        let output: Observable<LoopItem>;
-        try {
-          output = from(work(turn));
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        working = true;
-        output.subscribe(
-          chainedObserver<LoopItem>(subscriber, {
-            next: (item) => {
-              try {
-                if (asTurn(item, where) && ++emitted > 1) {
-                  throw new PipelineError(
-                    `${where} emitted two turns for one: its work must end with exactly one turn.`,
-                  );
-                }
-              } catch (error) {
-                subscriber.error(error);
-                return;
-              }
-              subscriber.next(item);
-            },
-            error: (error: unknown) => subscriber.error(error),
-            complete: () => {
-              working = false;
-              if (emitted === 0) {
-                subscriber.error(
-                  new PipelineError(
-                    `${where} completed its work without passing the turn on: it must end with one turn.`,
-                  ),
-                );
-              } else if (sourceDone) subscriber.complete();
-            },
-          }),
-        );
-      };
-
-      source.subscribe(
-        chainedObserver<LoopItem>(subscriber, {
-          next: (item) => {
-            let turn: Turn | undefined;
-            try {
-              turn = asTurn(item, where);
-              if (turn && seen) {
-                throw new PipelineError(
-                  `${where} received a second turn: an operator before it passed the turn on twice. ` +
-                    'Each operator must emit exactly one turn for the one it receives.',
-                );
-              }
-            } catch (error) {
-              subscriber.error(error);
-              return;
-            }
-            if (!turn) {
-              subscriber.next(item);
-              return;
-            }
-            seen = true;
-            // Unsubscribed synchronously by a downstream `take(n)`: no work starts.
-            if (!subscriber.closed) runWork(turn);
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            sourceDone = true;
-            if (!working) subscriber.complete();
-          },
-        }),
-      );
+      source.subscribe(chainedObserver<LoopItem>(subscriber, new OperatorPass(subscriber, where, work)));
     });
+}
+
+// One operator's pass over one turn, as objects rather than closures: a pass is made per operator
+// per turn, and a pending run holds one per operator (the bench's heap-per-run rows).
+
+/** What the operator does with its source's items: pass events on, run the work on the turn. */
+class OperatorPass implements ChainHandlers<LoopItem> {
+  seen = false;
+  sourceDone = false;
+  working = false;
+
+  constructor(
+    readonly subscriber: Subscriber<LoopItem>,
+    readonly where: string,
+    private readonly work: (turn: Turn) => ObservableInput<LoopItem>,
+  ) {}
+
+  next(item: LoopItem): void {
+    const subscriber = this.subscriber;
+    let turn: Turn | undefined;
+    try {
+      turn = asTurn(item, this.where);
+      if (turn && this.seen) {
+        throw new PipelineError(
+          `${this.where} received a second turn: an operator before it passed the turn on twice. ` +
+            'Each operator must emit exactly one turn for the one it receives.',
+        );
+      }
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    if (!turn) {
+      subscriber.next(item);
+      return;
+    }
+    this.seen = true;
+    // Unsubscribed synchronously by a downstream `take(n)`: no work starts.
+    if (subscriber.closed) return;
+    let output: Observable<LoopItem>;
+    try {
+      output = from(this.work(turn));
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    this.working = true;
+    output.subscribe(chainedObserver<LoopItem>(subscriber, new WorkOutput(this)));
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.sourceDone = true;
+    if (!this.working) this.subscriber.complete();
+  }
+}
+
+/** What the operator does with its work's items: exactly one turn, then done. */
+class WorkOutput implements ChainHandlers<LoopItem> {
+  private emitted = 0;
+
+  constructor(private readonly pass: OperatorPass) {}
+
+  next(item: LoopItem): void {
+    const { subscriber, where } = this.pass;
+    try {
+      if (asTurn(item, where) && ++this.emitted > 1) {
+        throw new PipelineError(
+          `${where} emitted two turns for one: its work must end with exactly one turn.`,
+        );
+      }
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    subscriber.next(item);
+  }
+
+  error(error: unknown): void {
+    this.pass.subscriber.error(error);
+  }
+
+  complete(): void {
+    const pass = this.pass;
+    pass.working = false;
+    if (this.emitted === 0) {
+      pass.subscriber.error(
+        new PipelineError(
+          `${pass.where} completed its work without passing the turn on: it must end with one turn.`,
+        ),
+      );
+    } else if (pass.sourceDone) pass.subscriber.complete();
+  }
 }

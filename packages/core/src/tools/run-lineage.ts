@@ -22,20 +22,34 @@ export interface RunLineage {
  * const lineage = runLineage(runId, config.lineage);
  */
 export function runLineage(runId: string, parent?: RunLineage): RunLineage {
-  if (parent)
-    return {
-      depth: parent.depth + 1,
-      rootRunId: parent.rootRunId,
-      claimSubrun: (max) => parent.claimSubrun(max),
-    };
-  let claimed = 0;
-  return {
-    depth: 0,
-    rootRunId: runId,
-    claimSubrun: (max) => {
-      if (claimed >= max) return false;
-      claimed++;
-      return true;
-    },
-  };
+  return parent ? new SubLineage(parent) : new TopLineage(runId);
+}
+
+// Classes rather than closures: every run holds one for its whole life.
+
+class TopLineage implements RunLineage {
+  readonly depth = 0;
+  private claimed = 0;
+
+  constructor(readonly rootRunId: string) {}
+
+  claimSubrun(max: number): boolean {
+    if (this.claimed >= max) return false;
+    this.claimed++;
+    return true;
+  }
+}
+
+class SubLineage implements RunLineage {
+  readonly depth: number;
+  readonly rootRunId: string;
+
+  constructor(private readonly parent: RunLineage) {
+    this.depth = parent.depth + 1;
+    this.rootRunId = parent.rootRunId;
+  }
+
+  claimSubrun(max: number): boolean {
+    return this.parent.claimSubrun(max);
+  }
 }

@@ -12,6 +12,8 @@ import { snapshotParts } from './turn-snapshot.js';
 import type { Turn } from './turn.js';
 
 const NO_OPERATOR_STATE: Readonly<Record<string, unknown>> = Object.freeze({});
+// Shared by every first turn: read-only (the tool batch copies it before counting).
+const NO_TOOL_ERRORS: ReadonlyMap<string, number> = new Map([]);
 
 /**
  * The sources a run's first turn listens to.
@@ -45,7 +47,7 @@ export function firstTurnFields(
     followUps: options.followUps ?? [],
     guards: options.guards ?? [],
     toolGuardrails: [],
-    toolErrors: new Map(),
+    toolErrors: NO_TOOL_ERRORS,
     lengthRecoveries: 0,
     operators: NO_OPERATOR_STATE,
   };
