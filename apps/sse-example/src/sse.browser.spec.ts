@@ -47,7 +47,17 @@ beforeAll(async () => {
     format: 'iife',
     platform: 'browser',
     target: 'chrome110',
-    alias: { '@rxagent/core': path.join(ROOT, 'packages/core/src/index.ts') },
+    // The core's entries from its sources: `@rxagent/core` and its subpaths (`/streams`, …).
+    plugins: [
+      {
+        name: 'rxagent-core-sources',
+        setup(b) {
+          b.onResolve({ filter: /^@rxagent\/core(\/[a-z]+)?$/ }, (args) => ({
+            path: path.join(ROOT, 'packages/core/src', `${args.path.split('/')[2] ?? 'index'}.ts`),
+          }));
+        },
+      },
+    ],
     logLevel: 'silent',
   });
   bundle = (result.outputFiles[0] as { text: string }).text;

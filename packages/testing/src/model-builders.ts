@@ -139,10 +139,11 @@ export function toolCallTurn(
     content.push({ type: 'text', text: options.text });
     index++;
   }
-  for (const c of list) {
-    // A fresh id when none is given: unique across the turns of a script, without a counter beside it.
-    const id = c.id ?? `call_${globalThis.crypto.randomUUID().slice(0, 8)}`;
+  list.forEach((c, position) => {
     const argsText = c.argsText ?? JSON.stringify(c.args ?? {});
+    // When none is given, an id from the call itself: the same script gives the same ids every
+    // time, in call order within the message, with no counter kept beside the builders.
+    const id = c.id ?? `call_${position}_${fingerprint(`${c.name}\u0000${argsText}`)}`;
     const part: ToolCallPart = { type: 'tool-call', id, name: c.name, args: c.args ?? {}, argsText };
     try {
       part.args = argsText === '' ? {} : JSON.parse(argsText);
@@ -157,10 +158,20 @@ export function toolCallTurn(
     );
     content.push(part);
     index++;
-  }
+  });
   const message = assistantMessage(content, options.stopReason ?? 'tool-calls', options);
   events.push({ type: 'usage', usage: message.usage }, finishEvent(message));
   return { events };
+}
+
+/** A short hex fingerprint of `text` (FNV-1a, 32 bits). */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
 }
 
 /**
