@@ -31,20 +31,23 @@ export function checkSequence(turn: Turn): {
   let cursor = turn.operatorState<Cursor>(CURSOR);
   if (!cursor || cursor.checked > log.length) cursor = { checked: 0 };
   if (cursor.checked === log.length) return { messages: turn.modelMessages, turn };
-  const open = new Set(cursor.open);
+  // A few ids at most: an array costs less than a Set on the per-step path.
+  let open: string[] | undefined = cursor.open?.length ? [...cursor.open] : undefined;
   let valid = true;
   for (let i = cursor.checked; i < log.length; i++) {
     const m = log.at(i) as Message;
     if (m.role === 'tool') {
-      if (!open.delete(m.toolCallId)) valid = false;
+      const at = open ? open.indexOf(m.toolCallId) : -1;
+      if (at < 0) valid = false;
+      else open?.splice(at, 1);
       continue;
     }
-    if (open.size) valid = false;
-    open.clear();
+    if (open?.length) valid = false;
+    open = undefined;
     if (m.role !== 'assistant') continue;
-    for (const p of m.content) if (p.type === 'tool-call') open.add(p.id);
+    for (const p of m.content) if (p.type === 'tool-call') (open ??= []).push(p.id);
   }
-  if (open.size) valid = false;
+  if (open?.length) valid = false;
   if (valid) {
     const next: Cursor = { checked: log.length };
     return { messages: turn.modelMessages, turn: turn.withOperatorState(CURSOR, next) };

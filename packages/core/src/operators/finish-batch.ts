@@ -22,8 +22,8 @@ export const PROMISE_WARNED = 'executeTools.promiseWarned';
 export interface BatchState {
   /** Each call's outcome, in call order (undefined: never started). */
   outcomes: (CallSettled | undefined)[];
-  /** Consecutive failures per tool, for the breaker. */
-  toolErrors: Map<string, number>;
+  /** Consecutive failures per tool, for the breaker (the turn's own until a call changes it). */
+  toolErrors: ReadonlyMap<string, number>;
   /** Why calls not started are skipped (a steering message, a tool that stopped the run). */
   skipText?: string;
   /** The first `AgentStop` a tool threw, and its call. */

@@ -86,7 +86,7 @@ export function runToolBatch(
     const maxToolErrors = options.maxToolErrors ?? defaults.maxToolErrors;
     const batch: BatchState = {
       outcomes: calls.map(() => undefined),
-      toolErrors: new Map(turn.toolErrors),
+      toolErrors: turn.toolErrors,
       promiseWarned: turn.operatorState<boolean>(PROMISE_WARNED) === true,
     };
     const interruptQueues = turn.steering.filter((s) => s.mode === 'interrupt').map((s) => s.queue);
@@ -124,9 +124,14 @@ export function runToolBatch(
     const settle = (i: number, outcome: CallSettled): AgentEvent => {
       const call = calls[i] as ToolCallPart;
       batch.outcomes[i] = outcome;
-      if (outcome.outcome === 'error')
-        batch.toolErrors.set(call.name, (batch.toolErrors.get(call.name) ?? 0) + 1);
-      else if (outcome.outcome === 'success') batch.toolErrors.delete(call.name);
+      const errors = batch.toolErrors;
+      if (outcome.outcome === 'error') {
+        batch.toolErrors = new Map(errors).set(call.name, (errors.get(call.name) ?? 0) + 1);
+      } else if (outcome.outcome === 'success' && errors.has(call.name)) {
+        const next = new Map(errors);
+        next.delete(call.name);
+        batch.toolErrors = next;
+      }
       if (outcome.stop && !batch.stop) {
         batch.stop = { error: outcome.stop, call };
         batch.skipText ??= SKIPPED_FOR_STOP_TEXT;

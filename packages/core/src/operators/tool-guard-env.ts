@@ -11,6 +11,8 @@ import type { ToolGuardrail } from '../guardrails/guardrail.js';
  * const guard = toolGuardEnv(turn, options.guardrails);
  */
 export function toolGuardEnv(turn: Turn, own: readonly ToolGuardrail[] = []): ToolGuardEnv | undefined {
+  const configured = turn.run.settings.tools.guardrails;
+  if (configured.length === 0 && turn.toolGuardrails.length === 0 && own.length === 0) return undefined;
   const guardrails: ToolGuardrail[] = [];
   for (const g of [...turn.run.settings.tools.guardrails, ...turn.toolGuardrails, ...own]) {
     if (!guardrails.includes(g)) guardrails.push(g);
