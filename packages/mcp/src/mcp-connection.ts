@@ -43,7 +43,7 @@ type State =
  * const options: ConnectMcpOptions = { prefixByDefault: true };
  */
 export interface ConnectMcpOptions {
-  /** Prefix tool names with the server's name unless the config says otherwise (`mcpTools` does for several servers). */
+  /** Prefix tool names with the server's name unless the config says otherwise (off by default, `mcpTools` included). */
   prefixByDefault?: boolean;
 }
 
