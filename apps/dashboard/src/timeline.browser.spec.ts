@@ -141,11 +141,16 @@ describe('the run timeline in Chromium', () => {
     // Live: the waiting call's bar grows with the clock while nothing is pushed.
     const writeRow = `${timelineOf(id)} .tl-row[data-row-id="tool-call_write"]`;
     const waitingSince = Number(await page.getAttribute(writeRow, 'data-end-ms'));
-    let grownTo = waitingSince;
-    for (let tries = 0; tries < 50 && grownTo <= waitingSince + 300; tries++) {
-      await page.waitForTimeout(100);
-      grownTo = Number(await page.getAttribute(writeRow, 'data-end-ms'));
-    }
+    await page.waitForFunction(
+      ([selector, since]) => {
+        type Row = { getAttribute(name: string): string | null } | null;
+        const { document } = globalThis as unknown as { document: { querySelector(s: string): Row } };
+        return Number(document.querySelector(selector)?.getAttribute('data-end-ms')) > since + 300;
+      },
+      [writeRow, waitingSince] as const,
+      WAIT,
+    );
+    const grownTo = Number(await page.getAttribute(writeRow, 'data-end-ms'));
     expect(grownTo).toBeGreaterThan(waitingSince + 300);
     expect(await page.getAttribute(writeRow, 'data-status')).toBe('running');
     await page.waitForSelector(`[data-run-id="${id}"] .approval button.approve`, WAIT);

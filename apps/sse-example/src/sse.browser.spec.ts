@@ -28,6 +28,8 @@ let base: string;
 let bundle: string;
 const states: AgentState[] = [];
 const eventRequests: IncomingMessage[] = [];
+// Resolves once the page has folded `count` events (set by the test, which has the page).
+let pageHasSeen: (count: number) => Promise<unknown> = () => Promise.resolve();
 const hubs = new RunHubs((prompt) => {
   const { events$, state$ } = withState(scriptedRun(prompt, 40));
   return events$.pipe(tap({ finalize: () => states.push(state$.value) }));
@@ -47,7 +49,10 @@ beforeAll(async () => {
     format: 'iife',
     platform: 'browser',
     target: 'chrome110',
-    alias: { '@rxagent/core': path.join(ROOT, 'packages/core/src/index.ts') },
+    alias: {
+      '@rxagent/core/streams': path.join(ROOT, 'packages/core/src/streams.ts'),
+      '@rxagent/core': path.join(ROOT, 'packages/core/src/index.ts'),
+    },
     logLevel: 'silent',
   });
   bundle = (result.outputFiles[0] as { text: string }).text;
@@ -61,12 +66,12 @@ beforeAll(async () => {
       eventRequests.push(req);
       if (eventRequests.length === 1) {
         // Cut the first stream after 6 frames: later frames are lost and the socket is destroyed
-        // a moment later (once the 6 have reached the page), as on a network drop.
+        // once the page has the 6 (it says so), as on a network drop.
         const write = res.write.bind(res) as (chunk: Uint8Array) => boolean;
         let frames = 0;
         res.write = ((chunk: Uint8Array) => {
           if (++frames <= 6) return write(chunk);
-          if (frames === 7) setTimeout(() => res.destroy(), 150);
+          if (frames === 7) void pageHasSeen(6).then(() => res.destroy());
           return true;
         }) as typeof res.write;
       }
@@ -100,6 +105,14 @@ describe('withState(fromSSE(url)) in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(base);
+    pageHasSeen = (count) =>
+      page.waitForFunction(
+        (n) => ((globalThis as { watchedEvents?: number }).watchedEvents ?? 0) >= n,
+        count,
+        {
+          timeout: 0,
+        },
+      );
     const watched = await page.evaluate<WatchedRun>(`startAndWatch('What is an observable?')`);
     expect(errors).toEqual([]);
     expect(watched.error).toBeUndefined();
