@@ -58,6 +58,16 @@ describe('the demo with --context-window 8000 (offline)', () => {
     expect(stdout).toMatch(/^\d+ steps · tokens: /m);
   });
 
+  it('ends with an answer made of what the compacted context holds, not a clipped file', () => {
+    const stdout = runDemo(['--context-window', '8000']);
+    const answer = stdout.slice(stdout.indexOf('… context compacted'));
+    expect(answer).not.toContain('I could not list the folder.');
+    expect(answer).toMatch(/the summary checkpoint keeps what I did first \(list \., read README\.md, /);
+    // Every README read after the first steps, by its title and first sentence.
+    expect(answer).toMatch(/^ {2}packages\/core\/ "@rxagent\/core" — The agent loop of rxagent/m);
+    expect(answer).toMatch(/^ {2}apps\/sse-example\/ "@rxagent\/sse-example" — /m);
+  });
+
   it('--json: the summary streams as summary-start / summary-update, then the compaction with its usage', () => {
     const events = runDemo(['--context-window', '8000', '--json'])
       .trim()

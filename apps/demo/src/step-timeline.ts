@@ -1,8 +1,13 @@
 import type { AgentEvent, AgentMessage } from '@rxagent/core';
 import { formatDuration } from './summary.js';
+import { describeCall } from './tool-lines.js';
+
+/** Width of a tool row's call (its name and a short argument). */
+const CALL_WIDTH = 36;
 
 interface ToolLine {
-  name: string;
+  /** The call in a few words (`read README.md`), cut to `CALL_WIDTH`. */
+  call: string;
   start: number;
   end?: number;
   approvalMs?: number;
@@ -22,7 +27,7 @@ interface StepLine {
 
 /**
  * Collects, from a run's events, where each step spent its time: the model call (time to
- * first token, retries, tokens) and each tool call (approval wait, outcome). `format()` is the
+ * first token, retries, tokens) and each tool call (a short argument, approval wait, outcome). `format()` is the
  * compact table `--timeline` prints at the end.
  *
  * @example
@@ -63,7 +68,7 @@ export class StepTimeline {
         }
         return;
       case 'tool-start': {
-        const line: ToolLine = { name: event.toolName, start: t };
+        const line: ToolLine = { call: shortCall(event.toolName, event.args), start: t };
         this.tools.set(event.toolCallId, line);
         step?.tools.push(line);
         return;
@@ -97,7 +102,8 @@ export class StepTimeline {
     const at = (ms: number) => `${((ms - origin) / 1000).toFixed(2)}s`;
     const lines = ['Timeline:'];
     for (const step of this.steps) {
-      const parts = [`  step ${step.step}  model     ${at(step.start)} ${span(step.start, step.end)}`];
+      const head = `  step ${step.step}  model`.padEnd(CALL_WIDTH + 13); // the times under each other
+      const parts = [`${head}${at(step.start)} ${span(step.start, step.end)}`];
       if (step.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(step.firstTokenMs)}`);
       parts.push(`${step.tokens.toLocaleString('en-US')} tokens`);
       if (step.retries > 0) parts.push(`${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}`);
@@ -105,7 +111,7 @@ export class StepTimeline {
       step.tools.forEach((tool, i) => {
         const branch = i === step.tools.length - 1 ? '└' : '├';
         const toolParts = [
-          `          ${branch} ${tool.name.padEnd(8)} ${at(tool.start)} ${span(tool.start, tool.end)}`,
+          `          ${branch} ${tool.call.padEnd(CALL_WIDTH)} ${at(tool.start)} ${span(tool.start, tool.end)}`,
         ];
         if (tool.approvalMs !== undefined)
           toolParts.push(`waited ${formatDuration(tool.approvalMs)} for approval`);
@@ -115,6 +121,12 @@ export class StepTimeline {
     }
     return lines.join('\n') + '\n';
   }
+}
+
+/** `read packages/core/README.md` → at most `CALL_WIDTH` characters, cut with `…`. */
+function shortCall(name: string, args: unknown): string {
+  const call = describeCall(name, args);
+  return call.length <= CALL_WIDTH ? call : `${call.slice(0, CALL_WIDTH - 1)}…`;
 }
 
 function span(start: number, end: number | undefined): string {

@@ -72,9 +72,11 @@ describe('the demo with --timeline and --trace otlp=<url>', () => {
       expect(code).toBe(0);
       const timeline = stdout.slice(stdout.indexOf('Timeline:'));
       expect(timeline).toMatch(
-        /^ {2}step 1 {2}model {5}0\.\d\ds \+[\d.]+ m?s · first token [\d.]+ m?s · [\d,]+ tokens$/m,
+        /^ {2}step 1 {2}model {34}0\.\d\ds \+[\d.]+ m?s · first token [\d.]+ m?s · [\d,]+ tokens$/m,
       );
-      expect(timeline).toMatch(/^ {10}[├└] list {5}\d+\.\d\ds \+[\d.]+ m?s · ok$/m);
+      // Each tool row with a short argument, its times under the model's.
+      expect(timeline).toMatch(/^ {10}[├└] list \. {31}\d+\.\d\ds \+[\d.]+ m?s · ok$/m);
+      expect(timeline).toMatch(/^ {10}[├└] read README\.md {23}\d+\.\d\ds \+[\d.]+ m?s · ok$/m);
       expect(stdout).toContain(`Spans sent over OTLP/HTTP to ${url}`);
     } finally {
       server.close();
