@@ -7,7 +7,8 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { tap } from 'rxjs';
 import type { WatchedRun } from './browser/watch-run.js';
-import { nodeRunRoutes } from './node-server.js';
+import { bundlePageScript } from './example-page.js';
+import { nodeRunRoutes, startNodeServer } from './node-server.js';
 import { RunHubs } from './run-hubs.js';
 import { scriptedRun } from './scripted-run.js';
 
@@ -128,5 +129,33 @@ describe('withState(fromSSE(url)) in Chromium', () => {
     expect(eventRequests[0]?.headers['last-event-id']).toBeUndefined();
     expect(eventRequests[1]?.headers['last-event-id']).toBe('6');
     await page.close();
+  });
+});
+
+describe("the example's page at / in Chromium", () => {
+  it('starts a run from its form and shows it live to its end: phase, tools, text', async () => {
+    const pageHubs = new RunHubs((prompt) => scriptedRun(prompt, 10));
+    const site = await startNodeServer(pageHubs, {
+      pageScript: bundlePageScript(path.join(__dirname, 'browser', 'page.ts')),
+    });
+    const page = await browser.newPage();
+    try {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${site.url}/`);
+      await page.fill('#prompt', 'Why streams?');
+      await page.click('#start');
+      await page.waitForSelector('#phase[data-phase="done"]', { timeout: 30_000 });
+      expect(errors).toEqual([]);
+      expect(await page.textContent('#tools')).toBe('look_up');
+      expect(await page.textContent('#text')).toBe(
+        'You asked: "Why streams?". An observable is a value over time, streamed to you live.',
+      );
+      expect(await page.textContent('#error')).toBe('');
+    } finally {
+      await page.close();
+      pageHubs.stopAll();
+      await site.close();
+    }
   });
 });
