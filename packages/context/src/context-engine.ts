@@ -17,6 +17,7 @@ import type {
 } from '@rxagent/core/context';
 import { concat, defer, EMPTY, mergeMap, of, type Observable } from 'rxjs';
 import { checkpointMessage, parseCheckpoint } from './checkpoint.js';
+import { contextUsageOf } from './context-usage-of.js';
 import {
   resolveSettings,
   type ContextEngineOptions,
@@ -303,12 +304,20 @@ export class ContextEngine implements ContextManager {
         return of(item);
       }),
     );
-    const start$ = of<AgentEvent>({
-      type: 'summary-start',
-      model: this.summaryModel.modelId,
-      messages: folded.length,
-      incremental: prev !== undefined,
-    });
+    // First how full the context about to be sent is (over the budget: why it is summarized),
+    // so a gauge shows that size while the summary is written, not the last one sent.
+    const start$ = of<AgentEvent[]>(
+      {
+        type: 'context-usage',
+        usage: contextUsageOf(this.settings, plan.before, this.tokens(messages, true), this.reported),
+      },
+      {
+        type: 'summary-start',
+        model: this.summaryModel.modelId,
+        messages: folded.length,
+        incremental: prev !== undefined,
+      },
+    );
     return concat(
       start$,
       call$,
@@ -382,19 +391,7 @@ export class ContextEngine implements ContextManager {
   ): Outcome {
     const { view, compaction } = this.fit(messages, proposed, proposedCompaction, mode);
     const tokens = this.tokens(view, view === messages);
-    const transcriptTokens = this.tokens(messages, true);
-    const { contextWindow, reserveTokens } = this.settings;
-    const usageTokens = Math.min(this.reported, tokens);
-    const usage: ContextUsage = {
-      contextWindow,
-      tokens,
-      reserveTokens,
-      percent: Math.round((tokens / contextWindow) * 10_000) / 100,
-      usageTokens,
-      estimatedTokens: tokens - usageTokens,
-      transcriptTokens,
-      droppedTokens: Math.max(0, transcriptTokens - tokens),
-    };
+    const usage = contextUsageOf(this.settings, tokens, this.tokens(messages, true), this.reported);
     this.sent = { transcriptLength: messages.length, estimate: this.tally.total(view, view === messages) };
     this.last = {
       usage,

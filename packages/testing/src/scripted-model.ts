@@ -108,7 +108,8 @@ export function scriptedModel(turns: ScriptedTurnInput[], options: ScriptedModel
         const step = () => {
           if (i < turn.events.length) {
             subscriber.next(turn.events[i++] as ModelEvent);
-            pending = scheduler.schedule(step, latency.perEventMs);
+            // Unsubscribed from inside `next` (an abort): the teardown ran, schedule nothing more.
+            if (!subscriber.closed) pending = scheduler.schedule(step, latency.perEventMs);
           } else end();
         };
         pending = scheduler.schedule(step, latency.firstMs);
