@@ -102,6 +102,29 @@ describe('RunTimeline', () => {
     expect(last?.costUsd).toBe(0.01);
     expect(view.totals).toMatchObject({ input: 3000, output: 150, total: 3150, steps: 2 });
     expect(view.totals.costUsd).toBeCloseTo(0.01 + 0.00021, 12);
+    // The first step's cost was computed, not reported: the totals say with whose prices.
+    expect(model?.costEstimated).toBe(true);
+    expect(last?.costEstimated).toBeUndefined();
+    expect(view.totals.pricedAs).toBe('gpt-4o-mini');
+  });
+
+  it('names no prices when every step was priced by its provider', () => {
+    const timeline = new RunTimeline();
+    timeline.see({ type: 'agent-start', runId: 'r' }, 0);
+    timeline.see({ type: 'turn-start', step: 1 }, 0);
+    const priced = assistantMessage([{ type: 'text', text: 'Hi' }], 'stop', {
+      usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.002 },
+    });
+    timeline.see({ type: 'message-end', message: priced }, 50);
+    expect(timeline.view(60).totals).toEqual({ input: 10, output: 2, total: 12, costUsd: 0.002, steps: 1 });
+    const custom = new RunTimeline({
+      prices: { inputPerMillion: 1, outputPerMillion: 2 },
+      pricedAs: 'claude-haiku-4-5',
+    });
+    custom.see({ type: 'agent-start', runId: 'r' }, 0);
+    custom.see({ type: 'turn-start', step: 1 }, 0);
+    custom.see({ type: 'message-end', message: assistantMessage([{ type: 'text', text: 'Hi' }]) }, 50);
+    expect(custom.view(60).totals.pricedAs).toBe('claude-haiku-4-5');
   });
 
   it('keeps each step in full for its detail', () => {

@@ -1,97 +1,8 @@
-import type { AgentEvent, AgentMessage, AssistantMessage, TokenPrices, Usage } from '@rxagent/core';
+import type { AgentEvent, AgentMessage, AssistantMessage, TokenPrices } from '@rxagent/core';
 import { clipText } from './text-limits.js';
+import { costOf, DEFAULT_PRICED_AS, DEFAULT_TIMELINE_PRICES } from './timeline-prices.js';
+import type { TimelineDetail, TimelineRow, TimelineView } from './timeline-types.js';
 import { summarizeArgs } from './value-summary.js';
-
-/**
- * A coloured stretch of a timeline row: what the step was doing from `start` to `end` (ms
- * since the run started; no `end` while it lasts).
- *
- * @example
- * const s: TimelineSegment = { phase: 'waiting-first-token', start: 0, end: 420 };
- */
-export interface TimelineSegment {
-  phase: 'waiting-first-token' | 'streaming' | 'retry' | 'approval' | 'executing';
-  start: number;
-  end?: number;
-}
-
-/**
- * One row of the waterfall: a model call or a tool call.
- *
- * @example
- * const row: TimelineRow = { id: 'model-1', kind: 'model', step: 1, label: 'model call 1', start: 0, segments: [], status: 'running', marks: [] };
- */
-export interface TimelineRow {
-  /** `model-<step>` or `tool-<toolCallId>`. */
-  id: string;
-  kind: 'model' | 'tool';
-  step: number;
-  /** `model call <step>` or the tool's name. */
-  label: string;
-  /** Short arguments of a tool call. */
-  detail?: string;
-  start: number;
-  end?: number;
-  segments: TimelineSegment[];
-  status: 'running' | 'ok' | 'error' | 'rejected' | 'cancelled';
-  /** Time to first token of a model call (ms). */
-  firstTokenMs?: number;
-  tokens?: { input: number; output: number; total: number };
-  costUsd?: number;
-  /** Points in time worth a mark: retries, approval decisions. */
-  marks: { at: number; kind: 'retry' | 'approved' | 'rejected'; text: string }[];
-}
-
-/**
- * A run's timeline as the page draws it: the rows, the totals, and `now` (ms since the start)
- * so a row that is still running is drawn up to it.
- *
- * @example
- * const view: TimelineView = timeline.view(scheduler.now());
- * console.log(view.rows.length, view.totals.costUsd);
- */
-export interface TimelineView {
-  startedAt?: number;
-  now: number;
-  ended: boolean;
-  stopReason?: string;
-  rows: TimelineRow[];
-  totals: { input: number; output: number; total: number; costUsd: number; steps: number };
-}
-
-/**
- * Everything about one row, in full: a model call's new input messages and its answer, a
- * tool call's arguments and result.
- *
- * @example
- * const detail = timeline.detail('tool-call_1'); // { row, args: '{\n  "path": …', result: '…' }
- */
-export interface TimelineDetail {
-  row: TimelineRow;
-  /** Messages that entered the transcript since the previous model call (model rows). */
-  input?: AgentMessage[];
-  /** The assistant message (model rows). */
-  output?: AssistantMessage;
-  /** Pretty JSON of the arguments (tool rows), in full. */
-  args?: string;
-  /** The result text (tool rows), in full. */
-  result?: string;
-  isError?: boolean;
-  approval?: { approved: boolean; reason?: string };
-}
-
-/**
- * Prices used for the cost of a step when the provider reports none (`gpt-4o-mini` list
- * prices, US dollars per million tokens).
- *
- * @example
- * new RunTimeline({ prices: DEFAULT_TIMELINE_PRICES });
- */
-export const DEFAULT_TIMELINE_PRICES: TokenPrices = {
-  inputPerMillion: 0.15,
-  outputPerMillion: 0.6,
-  cacheReadPerMillion: 0.075,
-};
 
 interface RowState {
   row: TimelineRow;
@@ -124,9 +35,16 @@ export class RunTimeline {
   private ended = false;
   private stopReason?: string;
   private readonly prices: TokenPrices;
+  private readonly pricedAs: string;
 
-  constructor(options: { prices?: TokenPrices } = {}) {
+  /**
+   * @param options `prices` for steps whose provider reports no cost (default `gpt-4o-mini`
+   *   list prices), and `pricedAs`, what the page says they are (default `gpt-4o-mini`, or
+   *   `the given prices`).
+   */
+  constructor(options: { prices?: TokenPrices; pricedAs?: string } = {}) {
     this.prices = options.prices ?? DEFAULT_TIMELINE_PRICES;
+    this.pricedAs = options.pricedAs ?? (options.prices ? 'the given prices' : DEFAULT_PRICED_AS);
   }
 
   see(event: AgentEvent, now: number): void {
@@ -236,18 +154,27 @@ export class RunTimeline {
     let output = 0;
     let total = 0;
     let costUsd = 0;
+    let estimated = false;
     for (const row of rows) {
       input += row.tokens?.input ?? 0;
       output += row.tokens?.output ?? 0;
       total += row.tokens?.total ?? 0;
       costUsd += row.costUsd ?? 0;
+      estimated ||= row.costEstimated === true;
     }
     const end = Math.max(0, ...rows.map((r) => r.end ?? 0));
     const view: TimelineView = {
       now: this.ended ? end : now - (this.startedAt ?? now),
       ended: this.ended,
       rows: structuredClone(rows),
-      totals: { input, output, total, costUsd, steps: this.step },
+      totals: {
+        input,
+        output,
+        total,
+        costUsd,
+        steps: this.step,
+        ...(estimated ? { pricedAs: this.pricedAs } : {}),
+      },
     };
     if (this.startedAt !== undefined) view.startedAt = this.startedAt;
     if (this.stopReason !== undefined) view.stopReason = this.stopReason;
@@ -318,6 +245,7 @@ export class RunTimeline {
       total: message.usage.totalTokens,
     };
     row.costUsd = costOf(message.usage, this.prices);
+    if (message.usage.costUsd === undefined) row.costEstimated = true;
     state.input = this.pending;
     state.output = message;
     this.pending = [];
@@ -346,17 +274,4 @@ function pretty(value: unknown): string {
   } catch {
     return '[unserializable arguments]';
   }
-}
-
-/** A step's cost: the provider's `costUsd` when reported, else from `prices`. */
-export function costOf(usage: Usage, prices: TokenPrices): number {
-  if (usage.costUsd !== undefined) return usage.costUsd;
-  const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
-  return (
-    (uncached * prices.inputPerMillion +
-      usage.outputTokens * prices.outputPerMillion +
-      usage.cacheReadTokens * (prices.cacheReadPerMillion ?? prices.inputPerMillion) +
-      usage.cacheWriteTokens * (prices.cacheWritePerMillion ?? prices.inputPerMillion)) /
-    1_000_000
-  );
 }

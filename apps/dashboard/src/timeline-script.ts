@@ -38,10 +38,12 @@ export const TIMELINE_SCRIPT = `
     t.totals = el('div', 'tl-totals');
     t.legend = el('div', 'tl-legend');
     PHASES.forEach(function (p) { var s = el('span', '', p[1]); s.style.setProperty('--c', 'var(' + p[2] + ')'); t.legend.append(s); });
+    t.axis = el('div', 'tl-axis');
+    t.axis.append(el('span', ''), el('span', 'tl-ticks'), el('span', ''));
     t.rows = el('ol', 'tl-rows');
     t.detail = el('div', 'tl-detail');
     t.detail.hidden = true;
-    t.section.append(t.totals, t.legend, t.rows, t.detail);
+    t.section.append(t.totals, t.legend, t.axis, t.rows, t.detail);
     var foot = card.querySelector('.footer');
     foot.insertBefore(t.button, foot.firstChild);
     card.append(t.section);
@@ -86,15 +88,50 @@ export const TIMELINE_SCRIPT = `
     }, 250);
   }
 
+  // A tick every 1, 2 or 5 × 10^k ms, about six of them across the run.
+  function tickStep(total) {
+    var rough = total / 6;
+    var p = Math.pow(10, Math.floor(Math.log10(Math.max(rough, 1))));
+    return [1, 2, 5, 10].map(function (m) { return m * p; }).find(function (s) { return s >= rough; });
+  }
+  function tickLabel(ms) { return ms === 0 ? '0' : ms >= 1000 ? (ms / 1000) + ' s' : ms + ' ms'; }
+  function drawAxis(t, total) {
+    var step = tickStep(total);
+    var ticks = [];
+    for (var at = 0; at <= total; at += step) {
+      var tick = el('span', 'tl-tick', tickLabel(at));
+      tick.dataset.ms = String(at);
+      tick.style.left = pct(at, total) + '%';
+      ticks.push(tick);
+    }
+    t.axis.children[1].replaceChildren.apply(t.axis.children[1], ticks);
+  }
+  // The label and figure columns as wide as their longest text (up to a bound for labels), so
+  // nothing is cut and the bars of every row share one scale.
+  function sizeColumns(t, labels, metas) {
+    var longest = function (list) { return list.reduce(function (n, s) { return Math.max(n, s.length); }, 0); };
+    t.section.style.setProperty('--tl-label', Math.min(48, longest(labels) + 3) + 'ch');
+    t.section.style.setProperty('--tl-meta', (longest(metas) + 1) + 'ch');
+  }
+
   function draw(t, view) {
     var total = Math.max(view.now, 1);
     var d = t.section.dataset;
     d.ended = String(view.ended);
     d.totalMs = String(total);
-    t.totals.replaceChildren('total ', el('b', '', secs(view.now)), ' · ', el('b', '', String(view.totals.steps)),
+    var cost = [el('b', 'tl-cost', usd(view.totals.costUsd))];
+    if (view.totals.pricedAs) {
+      var note = el('span', 'tl-priced', ' (priced as ' + view.totals.pricedAs + ')');
+      note.title = 'The model reported no price: its tokens are counted at ' + view.totals.pricedAs + ' list prices.';
+      cost.push(note);
+    }
+    t.totals.replaceChildren.apply(t.totals, ['total ', el('b', '', secs(view.now)), ' · ', el('b', '', String(view.totals.steps)),
       ' steps · ', el('b', '', num(view.totals.total)), ' tokens (' + num(view.totals.input) + ' in / ' +
-      num(view.totals.output) + ' out) · ', el('b', 'tl-cost', usd(view.totals.costUsd)),
-      view.stopReason ? ' · stopped: ' + view.stopReason : view.ended ? '' : ' · live');
+      num(view.totals.output) + ' out) · '].concat(cost,
+      [view.stopReason ? ' · stopped: ' + view.stopReason : view.ended ? '' : ' · live']));
+    drawAxis(t, total);
+    var labels = [];
+    var metas = [];
     t.rows.replaceChildren.apply(t.rows, view.rows.map(function (row) {
       var end = row.end === undefined ? view.now : row.end;
       var li = el('li', 'tl-row' + (row.id === t.selected ? ' selected' : ''));
@@ -107,6 +144,7 @@ export const TIMELINE_SCRIPT = `
       var label = el('span', 'tl-label', row.kind === 'tool' ? row.label + ' ' : row.label);
       if (row.detail) label.append(el('small', '', row.detail));
       label.title = row.label + (row.detail ? ' ' + row.detail : '');
+      labels.push((row.kind === 'tool' ? '  ' : '') + label.title);
       var track = el('span', 'tl-track');
       var bar = el('span', 'tl-bar');
       bar.style.left = pct(row.start, total) + '%';
@@ -133,9 +171,11 @@ export const TIMELINE_SCRIPT = `
       if (row.tokens) meta.push(num(row.tokens.total) + ' tok');
       if (row.costUsd !== undefined) meta.push(usd(row.costUsd));
       if (row.kind === 'tool' && row.status !== 'ok' && row.status !== 'running') meta.push(row.status);
+      metas.push(meta.join(' · '));
       li.append(label, track, el('span', 'tl-meta', meta.join(' · ')));
       return li;
     }));
+    sizeColumns(t, labels, metas);
   }
 
   function section(detail, title, body) {

@@ -1,7 +1,8 @@
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import type { TokenPrices } from '@rxagent/core';
 import type { RunRegistry } from './run-registry.js';
-import { RunTimeline, type TimelineDetail, type TimelineView } from './run-timeline.js';
+import { RunTimeline } from './run-timeline.js';
+import type { TimelineDetail, TimelineView } from './timeline-types.js';
 
 /**
  * The timelines of a registry's runs: one `RunTimeline` per run, fed by the run's agent
@@ -20,7 +21,7 @@ export class TimelineStore {
 
   constructor(
     private readonly registry: RunRegistry,
-    options: { scheduler?: SchedulerLike; prices?: TokenPrices } = {},
+    options: { scheduler?: SchedulerLike; prices?: TokenPrices; pricedAs?: string } = {},
   ) {
     this.scheduler = options.scheduler ?? asyncScheduler;
     // The registry pushes a run's first snapshot as it registers it, before any event.
@@ -32,7 +33,10 @@ export class TimelineStore {
       if (!known) {
         const entry = registry.get(run.id);
         if (!entry) return;
-        const timeline = new RunTimeline(options.prices ? { prices: options.prices } : {});
+        const timeline = new RunTimeline({
+          ...(options.prices ? { prices: options.prices } : {}),
+          ...(options.pricedAs ? { pricedAs: options.pricedAs } : {}),
+        });
         const subscription = entry.agent.events$.subscribe({
           next: (event) => timeline.see(event, this.scheduler.now()),
           // A watched run's stream may end with its error; the card turning terminal closes the rows.

@@ -18,8 +18,17 @@ export const TIMELINE_STYLES = `
 .tl-legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px;
   border-radius: 2px; vertical-align: -1px; background: var(--c); }
 .tl-rows { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 3px; }
-.tl-row { display: grid; grid-template-columns: 190px minmax(0, 1fr) 230px; gap: 10px; align-items: center;
-  font-size: 12px; cursor: pointer; border-radius: 4px; padding: 2px 4px; }
+.tl-row, .tl-axis { display: grid; grid-template-columns: var(--tl-label, 190px) minmax(0, 1fr) var(--tl-meta, 230px);
+  gap: 10px; align-items: center; font: 12px/1.4 var(--mono); border-radius: 4px; padding: 2px 4px; }
+.tl-row { cursor: pointer; }
+.tl-axis { padding-bottom: 0; color: var(--muted); }
+.tl-ticks { position: relative; height: 14px; border-bottom: 1px solid var(--border); }
+.tl-tick { position: absolute; bottom: 0; transform: translateX(-50%); white-space: nowrap; padding-bottom: 2px;
+  font-size: 10.5px; }
+.tl-tick:first-child { transform: none; }
+.tl-tick::after { content: ''; position: absolute; left: 50%; bottom: -1px; height: 4px; border-left: 1px solid var(--muted); }
+.tl-tick:first-child::after { left: 0; }
+.tl-priced { color: var(--muted); }
 .tl-row:hover, .tl-row.selected { background: #1f2630; }
 .tl-row[data-kind="tool"] .tl-label { padding-left: 14px; }
 .tl-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: var(--mono); }
@@ -38,8 +47,7 @@ export const TIMELINE_STYLES = `
 .tl-mark { position: absolute; top: -2px; bottom: -2px; width: 2px; background: var(--text); }
 .tl-mark[data-kind="retry"] { background: var(--tl-retry); }
 .tl-mark[data-kind="rejected"] { background: var(--error); }
-.tl-meta { color: var(--muted); font-family: var(--mono); font-size: 11px; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }
+.tl-meta { color: var(--muted); font-family: var(--mono); font-size: 11px; white-space: nowrap; }
 .tl-detail { background: var(--inset); border: 1px solid var(--border); border-radius: 6px; padding: 8px 10px;
   font-size: 12px; }
 .tl-detail[hidden] { display: none; }

@@ -20,6 +20,9 @@ const LONG_RESULT = Array.from(
   (_, i) => `line ${i + 1} of notes.md: the quick brown fox`,
 ).join('\n');
 
+/** A tick's label, as the page writes it. */
+const tickText = (ms: number) => (ms === 0 ? '0' : ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
 let dashboard: Dashboard;
 let browser: Browser;
 let page: Page;
@@ -103,6 +106,7 @@ interface RowBox {
   barLeft: number;
   barWidth: number;
   trackWidth: number;
+  trackLeft: number;
   phases: { phase: string; width: number }[];
   marks: string[];
 }
@@ -114,7 +118,7 @@ function rowBoxes(id: string): Promise<RowBox[]> {
     return {
       id: li.dataset.rowId, kind: li.dataset.kind, status: li.dataset.status,
       startMs: Number(li.dataset.startMs), endMs: Number(li.dataset.endMs),
-      barLeft: bar.left - track.left, barWidth: bar.width, trackWidth: track.width,
+      barLeft: bar.left - track.left, barWidth: bar.width, trackWidth: track.width, trackLeft: track.left,
       phases: Array.from(li.querySelectorAll('.tl-seg')).map(function (s) {
         return { phase: s.dataset.phase, width: s.getBoundingClientRect().width };
       }),
@@ -208,7 +212,40 @@ describe('the run timeline in Chromium', () => {
     const totals = (await page.textContent(`${timelineOf(id)} .tl-totals`)) ?? '';
     expect(totals).toContain('3,920 tokens (3,800 in / 120 out)');
     expect(totals).toContain('$0.000642');
+    // The scripted model reports no price: the page says whose prices it used.
+    expect(totals).toContain('$0.000642 (priced as gpt-4o-mini)');
     expect(totals).toContain('stopped: completed');
+
+    // Nothing cut: every label and every figure column shows its whole text.
+    type Cell = { scrollWidth: number; clientWidth: number; textContent: string | null };
+    const cut = await page.$$eval(`${timelineOf(id)} .tl-meta, ${timelineOf(id)} .tl-label`, (cells) =>
+      (cells as unknown as Cell[]).filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
+    );
+    expect(cut).toEqual([]);
+    // A time axis over the bars: ticks from 0 at even steps, placed on the rows' scale.
+    type Tick = {
+      getBoundingClientRect(): { left: number; width: number };
+      dataset: { ms: string };
+      textContent: string | null;
+    };
+    const ticks = await page.$$eval(`${timelineOf(id)} .tl-axis .tl-tick`, (nodes) =>
+      (nodes as unknown as Tick[]).map((n) => ({
+        ms: Number(n.dataset.ms),
+        text: n.textContent,
+        left: n.getBoundingClientRect().left,
+      })),
+    );
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks[0]).toMatchObject({ ms: 0, text: '0' });
+    const step = (ticks[1]?.ms ?? 0) - (ticks[0]?.ms ?? 0);
+    expect(ticks.every((tick, i) => tick.ms === i * step && tick.ms <= total)).toBe(true);
+    expect(ticks.at(-1)?.text).toBe(tickText(ticks.at(-1)?.ms ?? 0));
+    const trackLeft = await page.$eval(
+      `${timelineOf(id)} .tl-axis .tl-ticks`,
+      (n) => (n as unknown as { getBoundingClientRect(): { left: number } }).getBoundingClientRect().left,
+    );
+    const firstTrack = rows[0] as RowBox;
+    expect(Math.abs(trackLeft - firstTrack.trackLeft)).toBeLessThan(1.5); // the axis spans the bars' track
 
     // Clicking a step shows its arguments and result in full.
     await page.click(`${timelineOf(id)} .tl-row[data-row-id="tool-call_read"]`);
