@@ -51,7 +51,11 @@ describe('StepTimeline', () => {
     const timeline = new StepTimeline(() => now);
     timeline.see({ type: 'agent-start', runId: 'r' });
     timeline.see({ type: 'turn-start', step: 1 });
-    for (const path of ['README.md', 'packages/subagents/README.md', 'packages/subagents/src/subagent-tool.ts']) {
+    for (const path of [
+      'README.md',
+      'packages/subagents/README.md',
+      'packages/subagents/src/subagent-tool.ts',
+    ]) {
       timeline.see({ type: 'tool-start', toolCallId: path, toolName: 'read', args: { path } });
     }
     now = 10;
