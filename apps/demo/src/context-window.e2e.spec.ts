@@ -78,9 +78,11 @@ describe('the demo with --context-window 8000 (offline)', () => {
     expect(types.indexOf('summary-update')).toBeGreaterThan(types.indexOf('summary-start'));
     const compaction = events.find((e) => e.type === 'compaction');
     expect(compaction?.usage?.inputTokens).toBeGreaterThan(0);
+    // One before each model call, and one before each summary: the size about to be sent.
     expect(types.filter((t) => t === 'context-usage').length).toBe(
-      types.filter((t) => t === 'turn-start').length,
+      types.filter((t) => t === 'turn-start').length + types.filter((t) => t === 'summary-start').length,
     );
+    expect(types[types.indexOf('summary-start') - 1]).toBe('context-usage');
   });
 
   it('without the flag, nothing is compacted', () => {
