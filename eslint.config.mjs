@@ -8,6 +8,8 @@ export default tseslint.config(
       '**/node_modules/**',
       'bench/results/**',
       'coverage/**',
+      // The consumer test's throwaway projects: checked by their own tsc, jest and esbuild.
+      'consumer/fixtures/**',
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',

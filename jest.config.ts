@@ -6,7 +6,7 @@ import type { Config } from 'jest';
 const config: Config = {
   testEnvironment: 'node',
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.cjs'],
-  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/bench'],
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/bench', '<rootDir>/consumer'],
   testMatch: ['**/src/**/*.spec.ts'],
   // The long form of the Rx laws re-registers the law suites, which `pnpm test` already runs
   // in short form: it is only collected for `pnpm test:faults`.

@@ -77,10 +77,12 @@ const WATCH_GAUGES = `
   new MutationObserver(function () {
     document.querySelectorAll('.run').forEach(function (card) {
       var g = card.querySelector('.context-gauge');
-      var seen = window.gauges[card.dataset.runId] = window.gauges[card.dataset.runId] || { percents: [], compacting: false, labels: [] };
+      var seen = window.gauges[card.dataset.runId] = window.gauges[card.dataset.runId] || { percents: [], compacting: false, compactingLevels: [], labels: [] };
       if (!g || g.hidden) return;
-      seen.percents.push(Number(g.dataset.percent));
-      if (g.dataset.compacting === 'true') seen.compacting = true;
+      if (g.dataset.compacting === 'true') {
+        seen.compacting = true;
+        seen.compactingLevels.push(g.dataset.level);
+      } else seen.percents.push(Number(g.dataset.percent));
       var label = g.querySelector('.gauge-label').textContent;
       if (seen.labels[seen.labels.length - 1] !== label) seen.labels.push(label);
     });
@@ -121,7 +123,7 @@ afterAll(async () => {
 const card = (id: string) => `[data-run-id="${id}"]`;
 
 describe('the context gauge in Chromium', () => {
-  it('shows how full each run\'s context is, "compacting…" during a summary, and stays under the limit', async () => {
+  it('shows how full each run\'s context is, "compacting…" with the size about to be sent, and what is sent under the limit', async () => {
     await page.goto(dashboard.url);
     await page.waitForSelector('body[data-connection="open"]', WAIT);
     await page.evaluate(WATCH_GAUGES);
@@ -129,7 +131,11 @@ describe('the context gauge in Chromium', () => {
     const plain = dashboard.startRun(undefined, { scenario: 'plain' });
 
     await page.waitForSelector(`${card(long)} .context-gauge[data-compacting="true"]`, WAIT);
-    expect(await page.textContent(`${card(long)} .gauge-label`)).toContain('compacting…');
+    // While the summary is written the gauge shows the context about to be sent — over the
+    // limit, which is why it is summarized — not the last one sent.
+    const compactingLabel = (await page.textContent(`${card(long)} .gauge-label`)) ?? '';
+    expect(compactingLabel).toMatch(/^\d+(\.\d+)?% · [\d,]+ \/ 8,000 tokens · .*compacting…$/);
+    expect(Number(compactingLabel.split('%')[0])).toBeGreaterThan(75);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'context-gauge.png') });
 
@@ -148,10 +154,15 @@ describe('the context gauge in Chromium', () => {
       ),
     ).toBe('75%');
 
-    const seen = await page.evaluate<{ percents: number[]; compacting: boolean; labels: string[] }>(
-      `window.gauges[${JSON.stringify(long)}]`,
-    );
+    const seen = await page.evaluate<{
+      percents: number[];
+      compacting: boolean;
+      compactingLevels: string[];
+      labels: string[];
+    }>(`window.gauges[${JSON.stringify(long)}]`);
     expect(seen.compacting).toBe(true);
+    expect(new Set(seen.compactingLevels)).toEqual(new Set(['over']));
+    // What is sent stays under the limit.
     expect(seen.percents.length).toBeGreaterThan(5);
     expect(Math.max(...seen.percents)).toBeLessThanOrEqual(75);
     expect(new Set(seen.percents).size).toBeGreaterThan(3);

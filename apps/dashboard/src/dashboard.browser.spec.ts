@@ -130,11 +130,20 @@ describe('dashboard in Chromium', () => {
     await page.waitForSelector(`${card('run-3')} li.approval button[data-action="reject"]`, WAIT);
     expect(await page.getAttribute(card('run-2'), 'data-awaiting')).toBe('true');
     expect(await page.textContent(`${card('run-2')} li.approval .name`)).toBe('write_file');
+    // One status badge at a time: "awaiting approval" instead of the phase beside it.
+    const visibleBadges = (id: string) =>
+      page.$$eval(`${card(id)} .run-head .badge`, (badges) =>
+        (badges as unknown as { checkVisibility(): boolean; textContent: string | null }[])
+          .filter((b) => b.checkVisibility())
+          .map((b) => b.textContent),
+      );
+    expect(await visibleBadges('run-2')).toEqual(['awaiting approval']);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
 
     // The research run goes through the model and its tools to the end, live.
     await page.waitForSelector(`${card('run-1')}[data-phase="done"]`, WAIT);
+    expect(await visibleBadges('run-1')).toEqual(['done']);
     const research = await phasesOf('run-1');
     expect(
       inOrder(research, [

@@ -1,17 +1,24 @@
-import { catchError, EMPTY, throwError } from 'rxjs';
-import type { DurableRuns } from '@rxagent/durable';
+import { catchError, EMPTY, throwError, type Observable } from 'rxjs';
+import type { AgentEvent } from '@rxagent/core';
 import type { DashboardAgent } from './run-registry.js';
 import { watchedRunAgent } from './watched-run.js';
 
 /**
  * What the dashboard needs of `@rxagent/durable`'s client (`durableRuns(…)` fits): watch a
- * run's events, look it up, decide its approvals, cancel it. Only the type is imported, so a dashboard
- * without durable runs never loads DBOS.
+ * run's events, look it up, decide its approvals, cancel it. Written out here rather than
+ * imported, so the dashboard's types compile without `@rxagent/durable` (an optional peer:
+ * a dashboard without durable runs never installs or loads DBOS).
  *
  * @example
  * const durable: DashboardDurableRuns = await durableRuns({ databaseUrl });
  */
-export type DashboardDurableRuns = Pick<DurableRuns, 'watchRun' | 'status' | 'approve' | 'reject' | 'cancel'>;
+export interface DashboardDurableRuns {
+  watchRun(runId: string): Observable<AgentEvent>;
+  status(runId: string): Promise<string | undefined>;
+  approve(runId: string, toolCallId: string): Promise<void>;
+  reject(runId: string, toolCallId: string, reason?: string): Promise<void>;
+  cancel(runId: string): Promise<void>;
+}
 
 /**
  * A durable run (executing in any worker process) as a dashboard agent: its state is

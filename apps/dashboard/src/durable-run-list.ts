@@ -1,4 +1,3 @@
-import type { DurableRuns } from '@rxagent/durable';
 import type { DurableRunListing } from './durable-follow.js';
 
 /**
@@ -9,7 +8,7 @@ import type { DurableRunListing } from './durable-follow.js';
  * console.log(await lister.list()); // [{ runId: 'ticket-1234', status: 'PENDING', createdAt: … }]
  */
 export function durableRunLister(
-  runs: Pick<DurableRuns, 'listRuns'>,
+  runs: { listRuns(options?: { limit?: number }): Promise<DurableRunListing[]> },
   options: { limit?: number } = {},
 ): { list(): Promise<DurableRunListing[]> } {
   return { list: () => runs.listRuns({ limit: options.limit ?? 50 }) };

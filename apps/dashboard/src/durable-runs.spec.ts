@@ -31,7 +31,8 @@ beforeAll(async () => {
     tools: appendTools(file),
     pollIntervalMs: 50,
   });
-  runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50, timeoutMs: 3_000 });
+  // The default database timeout (10 s): a short one would race PostgreSQL on a busy machine.
+  runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
   dashboard = await startDashboard({ durable: runs, throttleMs: 10 });
 });
 
@@ -246,7 +247,14 @@ describe('durable runs in the dashboard', () => {
     const listings = await lister.list();
     expect(listings.map((l) => l.runId)).toEqual(expect.arrayContaining([finished, waiting, 'approve-me']));
 
-    const following = followDurableRuns(dashboard, () => lister.list(), { intervalMs: 100 });
+    // Each listing counted, so "a few more listings" is waited for, not guessed from a delay.
+    let listed = 0;
+    const list = () => lister.list().then((found) => ((listed += 1), found));
+    const moreListings = async (count: number) => {
+      const target = listed + count;
+      await waitFor(() => listed >= target, 30_000, `${count} more listings`);
+    };
+    const following = followDurableRuns(dashboard, list, { intervalMs: 100 });
     try {
       const labels = () =>
         dashboard.registry
@@ -264,18 +272,22 @@ describe('durable runs in the dashboard', () => {
         prompt: 'Say you are done.',
       });
       await waitFor(() => labels().includes(`durable ${started}`), 30_000, 'the new run to be followed');
-      await new Promise((r) => setTimeout(r, 300)); // a few more listings
+      await moreListings(3);
       expect(labels().sort()).toEqual(['durable started-after', 'durable waiting-before']);
 
       // A card removed from the page is not brought back by the next listing.
       const id = dashboard.registry.entries().find((e) => e.label === 'durable started-after')?.id as string;
       await waitFor(() => card(id)?.terminal === true, 30_000, 'the followed run to end');
       expect(dashboard.registry.remove(id)).toBe(true);
-      await new Promise((r) => setTimeout(r, 300));
+      await moreListings(3);
       expect(labels()).toEqual(['durable waiting-before']);
     } finally {
       following.unsubscribe();
-      await runs.cancel(waiting);
+      // Approved to its end rather than cancelled: a cancelled run waiting in DBOS.recv only
+      // notices at its next poll (10 s), which would keep jest from exiting after the tests.
+      await waitFor(() => linesOf(file, waiting).length === 1, 30_000, 'the waiting run');
+      await runs.approve(waiting, 'call_2');
+      await runs.runResult(waiting);
     }
   });
 });

@@ -1,11 +1,12 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { startDashboard } from './dashboard-server.js';
 import { followDurableRuns, type DurableRunListing } from './durable-follow.js';
 import type { DashboardDurableRuns } from './durable-run-agent.js';
 import { providerModelFactory } from './provider-factory.js';
 
-const USAGE = `Usage: node apps/dashboard/dist/main.js [--port 4319] [--host 127.0.0.1] [--runs 3] [--scripted]
-                                             [--durable <databaseUrl> [--attach <runId>]...]
+const USAGE = `Usage: rxagent-dashboard [--port 4319] [--host 127.0.0.1] [--runs 3] [--scripted]
+                         [--durable <databaseUrl> [--attach <runId>]...]
 
 A --host other than 127.0.0.1 / localhost / ::1 (e.g. 0.0.0.0) gets a random access token,
 printed in the URL; requests without it are refused (401).
@@ -15,7 +16,7 @@ shows, live, every durable run queued or executing and every one started from th
 wherever it runs (the database is listed every second); its Approve / Reject / Abort reach the
 run. An older run is shown by its id: the page's "Show durable run", or --attach <runId> at
 launch (repeat it for more). With --durable, --runs defaults to 0. The URL (and any password in
-it) is never printed.
+it) is never printed. It needs @rxagent/durable installed next to the dashboard.
 
 Serves a live dashboard of concurrent agent runs. Scripted runs by default; a real provider
 when OPENAI_API_KEY or ANTHROPIC_API_KEY is set (RXAGENT_PROVIDER / RXAGENT_MODEL choose),
@@ -92,7 +93,13 @@ async function connectDurable(databaseUrl: string): Promise<{
   close(): Promise<void>;
 }> {
   const [{ durableRuns }, { durableRunLister }] = await Promise.all([
-    import('@rxagent/durable'),
+    import('@rxagent/durable').catch((error: unknown) => {
+      const { code } = (error ?? {}) as { code?: unknown };
+      if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+      throw new Error(
+        '--durable needs @rxagent/durable, an optional peer of the dashboard: install it next to it (npm install @rxagent/durable).',
+      );
+    }),
     import('./durable-run-list.js'),
   ]);
   const runs = await durableRuns({ databaseUrl });

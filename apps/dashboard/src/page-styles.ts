@@ -55,8 +55,10 @@ button.reject { background: #b62324; border-color: #da3633; }
 .label { font-weight: 600; font-size: 15px; }
 .badge { padding: 1px 9px; border-radius: 999px; font-size: 12px; font-weight: 600; color: #0d1117; }
 .phase { margin-left: auto; background: var(--phase); }
-.awaiting { display: none; background: var(--approval); }
+.awaiting { display: none; margin-left: auto; background: var(--approval); }
+/* One status badge at a time: a run waiting for a decision shows that, not its phase beside it. */
 .run[data-awaiting="true"] .awaiting { display: inline-block; }
+.run[data-awaiting="true"] .badge.phase { display: none; }
 .prompt { color: var(--muted); font-style: italic; }
 .stats { font-size: 12.5px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .stats b { color: var(--text); font-weight: 600; }

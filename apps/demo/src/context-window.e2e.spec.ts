@@ -58,6 +58,16 @@ describe('the demo with --context-window 8000 (offline)', () => {
     expect(stdout).toMatch(/^\d+ steps · tokens: /m);
   });
 
+  it('ends with an answer made of what the compacted context holds, not a clipped file', () => {
+    const stdout = runDemo(['--context-window', '8000']);
+    const answer = stdout.slice(stdout.indexOf('… context compacted'));
+    expect(answer).not.toContain('I could not list the folder.');
+    expect(answer).toMatch(/the summary checkpoint keeps what I did first \(list \., read README\.md, /);
+    // Every README read after the first steps, by its title and first sentence.
+    expect(answer).toMatch(/^ {2}packages\/core\/ "@rxagent\/core" — The agent loop of rxagent/m);
+    expect(answer).toMatch(/^ {2}apps\/sse-example\/ "@rxagent\/sse-example" — /m);
+  });
+
   it('--json: the summary streams as summary-start / summary-update, then the compaction with its usage', () => {
     const events = runDemo(['--context-window', '8000', '--json'])
       .trim()
@@ -68,9 +78,11 @@ describe('the demo with --context-window 8000 (offline)', () => {
     expect(types.indexOf('summary-update')).toBeGreaterThan(types.indexOf('summary-start'));
     const compaction = events.find((e) => e.type === 'compaction');
     expect(compaction?.usage?.inputTokens).toBeGreaterThan(0);
+    // One before each model call, and one before each summary: the size about to be sent.
     expect(types.filter((t) => t === 'context-usage').length).toBe(
-      types.filter((t) => t === 'turn-start').length,
+      types.filter((t) => t === 'turn-start').length + types.filter((t) => t === 'summary-start').length,
     );
+    expect(types[types.indexOf('summary-start') - 1]).toBe('context-usage');
   });
 
   it('without the flag, nothing is compacted', () => {

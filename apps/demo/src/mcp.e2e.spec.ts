@@ -105,6 +105,21 @@ describe('the demo with --mcp', () => {
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: from the demo' });
   });
 
+  it('offline, the scripted plan calls one of the MCP tools and reports its answer', async () => {
+    const { code, stdout, stderr } = await runDemo([
+      'What is here?',
+      '--dir',
+      dir,
+      '--mcp',
+      `${process.execPath} ${everything} stdio`,
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('→ server-everything_echo {"message":"What is here?"}');
+    expect(stdout).toMatch(/^✓ server-everything_echo .*\(1 line\)$/m);
+    expect(stdout).toMatch(/^server-everything_echo answered: Echo: What is here\?$/m);
+  });
+
   it('a server that cannot start: one line naming it, exit 1', async () => {
     const { code, stdout, stderr } = await runDemo(['--dir', dir, '--mcp', '/no/such/mcp-server --flag']);
     expect(code).toBe(1);

@@ -24,6 +24,8 @@ export interface OfflineFacts {
   otherFiles: { path: string; lines: number; firstLine?: string }[];
   /** Calls that failed, with their error text (first line). */
   failures: { call: string; error: string }[];
+  /** Calls of other tools (an MCP server's): the tool and what it answered (first line). */
+  others: { name: string; answer: string }[];
 }
 
 const README = /^readme(\.(md|markdown|rst|txt))?$/i;
@@ -58,7 +60,7 @@ export const MANIFEST_FILES: readonly string[] = MANIFESTS;
  * // ['README.md', 'src/']
  */
 export function gatherFacts(outputs: readonly ToolOutput[], question: string): OfflineFacts {
-  const facts: OfflineFacts = { question, subfolders: [], otherFiles: [], failures: [] };
+  const facts: OfflineFacts = { question, subfolders: [], otherFiles: [], failures: [], others: [] };
   for (const output of outputs) {
     const path = typeof output.args.path === 'string' ? output.args.path : '.';
     if (output.isError) {
@@ -73,7 +75,12 @@ export function gatherFacts(outputs: readonly ToolOutput[], question: string): O
           path,
           entries: entries.map((e) => e.slice(e.lastIndexOf('/', e.length - 2) + 1)),
         });
-    } else if (output.name === 'read') {
+    } else if (output.name !== 'read') {
+      facts.others.push({
+        name: output.name,
+        answer: output.text.split('\n').find((l) => l.trim() !== '') ?? '',
+      });
+    } else {
       const text = fileText(output.text);
       const lines = text === '' ? 0 : text.split('\n').length;
       if (isReadme(baseName(path))) facts.readme = { path, lines, ...readmeFacts(text) };
@@ -115,6 +122,7 @@ export function composeAnswer(facts: OfflineFacts): string {
   }
   parts.push(organisation(facts));
   if (manifest?.scripts.length) parts.push(`${manifest.path} scripts: ${names(manifest.scripts, 12)}.`);
+  for (const other of facts.others) parts.push(`${other.name} answered: ${other.answer}`);
   if (facts.failures.length) {
     parts.push(`What failed: ${facts.failures.map((f) => `${f.call} (${f.error})`).join('; ')}.`);
   }

@@ -1,7 +1,14 @@
 import type { ChatRequest } from '@rxagent/core';
 import { scriptedModel, toolCallTurn, type ScriptedModel, type ScriptedTurnInput } from '@rxagent/testing';
 import { listEntries, toolOutputs } from './folder-facts.js';
-import { OFFLINE_LATENCY, offlinePlan, type OfflineModelOptions } from './offline-plan.js';
+import { checkpointText, compactedAnswer } from './offline-compacted-answer.js';
+import {
+  OFFLINE_LATENCY,
+  offlinePlan,
+  questionOf,
+  spokenTurn,
+  type OfflineModelOptions,
+} from './offline-plan.js';
 
 /** The README of every subfolder the plan listed (`packages/core/README.md`, …). */
 function subfolderReadmes(request: ChatRequest): string[] {
@@ -18,7 +25,8 @@ function subfolderReadmes(request: ChatRequest): string[] {
 /**
  * The offline plan with one more turn before the answer: it reads the README of every
  * subfolder it listed. A longer run, for `--context-window` (the context grows past a small
- * window, so the engine compacts it).
+ * window, so the engine compacts it); when it was compacted, the answer is made of what the
+ * context still holds (the READMEs read since, what the checkpoint says was done).
  *
  * @example
  * runAgent({ model: deepOfflineModel({ latency: 0 }), tools, prompt, contextManager: contextEngine({ model, contextWindow: 8000 }) });
@@ -41,7 +49,12 @@ export function deepOfflineModel(options: OfflineModelOptions = {}): ScriptedMod
       },
     );
   };
-  return scriptedModel([look, dig, readAll, answer], {
+  // Once compacted, the early results are in the checkpoint only: answer from what is left.
+  const finalAnswer = (request: ChatRequest, call: number) =>
+    checkpointText(request.messages) === undefined
+      ? play(answer, request, call)
+      : spokenTurn(request, compactedAnswer(request.messages, questionOf(request.messages)));
+  return scriptedModel([look, dig, readAll, finalAnswer], {
     latency: options.latency ?? OFFLINE_LATENCY,
     scheduler: options.scheduler,
     provider: 'scripted',

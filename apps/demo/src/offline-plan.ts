@@ -11,6 +11,7 @@ import {
 } from '@rxagent/testing';
 import { listEntries, toolOutputs } from './folder-facts.js';
 import { composeAnswer, gatherFacts, isReadme, MANIFEST_FILES } from './offline-answer.js';
+import { extraToolCall } from './offline-extra-tool.js';
 
 /**
  * The offline model's pace: a pause before each turn (the model "thinking") and between
@@ -72,15 +73,41 @@ export function offlinePlan(): ScriptedTurnInput[] {
       toolCallTurn({ name: 'list', args: { path: '.' } }, withText('Let me look at the folder first.')),
     );
   const dig = (request: ChatRequest) => {
-    const calls = followUpCalls(request.messages);
+    const extra = extraToolCall(request.tools ?? [], questionOf(request.messages));
+    const calls = [...followUpCalls(request.messages), ...(extra ? [extra] : [])];
     if (calls.length === 0) return answer(request);
     return paced(request, toolCallTurn(calls, withText(`Now I'll ${describeCalls(calls)}.`)));
   };
-  const answer = (request: ChatRequest) => {
-    const text = composeAnswer(gatherFacts(toolOutputs(request.messages), questionOf(request.messages)));
-    return paced(request, textTurn(text, { chunks: wordChunks(text), provider: PROVIDER, model: MODEL_ID }));
-  };
+  const answer = (request: ChatRequest) =>
+    spokenTurn(
+      request,
+      composeAnswer(gatherFacts(toolOutputs(request.messages), questionOf(request.messages))),
+    );
   return [look, dig, answer];
+}
+
+/**
+ * A turn that answers `text`, streamed a word or two at a time, with a token usage estimated
+ * like a real model's.
+ *
+ * @example
+ * const last = (request: ChatRequest) => spokenTurn(request, 'Done.');
+ */
+export function spokenTurn(request: ChatRequest, text: string): ScriptedTurn {
+  return paced(request, textTurn(text, { chunks: wordChunks(text), provider: PROVIDER, model: MODEL_ID }));
+}
+
+/**
+ * The user's question: the first user message of the transcript.
+ *
+ * @example
+ * questionOf([{ role: 'user', content: 'Why?', timestamp: 0 }]); // 'Why?'
+ */
+export function questionOf(messages: readonly Message[]): string {
+  const user = messages.find((m) => m.role === 'user');
+  if (!user || user.role !== 'user') return '';
+  if (typeof user.content === 'string') return user.content;
+  return user.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 /** Reads of the README and manifest (else two other files) and lists of the main subfolders. */
@@ -105,9 +132,11 @@ function describeCalls(calls: ScriptedCall[]): string {
     calls.filter((c) => c.name === name).map((c) => String((c.args as { path: string }).path));
   const reads = paths('read');
   const lists = paths('list').map((p) => `${p}/`);
+  const others = calls.filter((c) => c.name !== 'read' && c.name !== 'list').map((c) => c.name);
   const said: string[] = [];
   if (reads.length) said.push(`read ${and(reads)}`);
   if (lists.length) said.push(`look inside ${and(lists)}`);
+  if (others.length) said.push(`try ${and(others)}`);
   return said.join(', and ');
 }
 
@@ -117,13 +146,6 @@ function and(items: string[]): string {
 
 function withText(text: string) {
   return { text, provider: PROVIDER, model: MODEL_ID };
-}
-
-function questionOf(messages: readonly Message[]): string {
-  const user = messages.find((m) => m.role === 'user');
-  if (!user || user.role !== 'user') return '';
-  if (typeof user.content === 'string') return user.content;
-  return user.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 /**

@@ -1,18 +1,26 @@
 import { serve } from '@hono/node-server';
 import { sseResponse } from '@rxagent/core/streams';
 import { Hono } from 'hono';
+import { EXAMPLE_PAGE } from './example-page.js';
 import type { RunHubs } from './run-hubs.js';
 
 /**
  * The example's routes as a Hono app (runs on Node, Deno, Bun, workers): `POST /runs` starts a
  * run, `GET /runs/:id/events` streams it with `sseResponse` — a web `Response` whose body is
- * `toSSEStream(hub)`, resuming after `Last-Event-ID`.
+ * `toSSEStream(hub)`, resuming after `Last-Event-ID`; with `pageScript`, the page at `/`.
  *
  * @example
  * serve({ fetch: honoRunApp(hubs).fetch, port: 8787 });
  */
-export function honoRunApp(hubs: RunHubs): Hono {
+export function honoRunApp(hubs: RunHubs, options: { pageScript?: Promise<string> } = {}): Hono {
   const app = new Hono();
+  const page = options.pageScript;
+  if (page) {
+    app.get('/', (c) => c.html(EXAMPLE_PAGE));
+    app.get('/page.js', async (c) =>
+      c.body(await page, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+    );
+  }
   app.post('/runs', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { prompt?: unknown };
     if (typeof body.prompt !== 'string' || !body.prompt.trim()) {
@@ -37,12 +45,16 @@ export function honoRunApp(hubs: RunHubs): Hono {
  */
 export function startHonoServer(
   hubs: RunHubs,
-  options: { host?: string; port?: number } = {},
+  options: { host?: string; port?: number; pageScript?: Promise<string> } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve) => {
     const server = serve(
-      { fetch: honoRunApp(hubs).fetch, hostname: host, port: options.port ?? 0 },
+      {
+        fetch: honoRunApp(hubs, { pageScript: options.pageScript }).fetch,
+        hostname: host,
+        port: options.port ?? 0,
+      },
       (info) => {
         resolve({
           url: `http://${host}:${info.port}`,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { sendSSE } from '@rxagent/core/streams';
+import { EXAMPLE_PAGE } from './example-page.js';
 import type { RunHubs } from './run-hubs.js';
 
 const MAX_BODY = 64 * 1024;
@@ -69,18 +70,27 @@ export function nodeRunRoutes(hubs: RunHubs): (req: IncomingMessage, res: Server
 }
 
 /**
- * A plain Node server with the example's routes, listening on `host:port` (port 0: a free one).
+ * A plain Node server with the example's routes, listening on `host:port` (port 0: a free one);
+ * with `pageScript` (see `bundlePageScript`) it also serves the example's page at `/`.
  *
  * @example
- * const { url, close } = await startNodeServer(hubs, { port: 8787 });
+ * const { url, close } = await startNodeServer(hubs, { port: 8787, pageScript });
  */
 export async function startNodeServer(
   hubs: RunHubs,
-  options: { host?: string; port?: number } = {},
+  options: { host?: string; port?: number; pageScript?: Promise<string> } = {},
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const handle = nodeRunRoutes(hubs);
+  const page = options.pageScript;
   const server = createServer((req, res) => {
-    if (!handle(req, res)) sendJson(res, 404, { error: 'Not found.' });
+    if (page && req.method === 'GET' && req.url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(EXAMPLE_PAGE);
+    } else if (page && req.method === 'GET' && req.url === '/page.js') {
+      page.then(
+        (script) => res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script),
+        (error: unknown) => sendJson(res, 500, { error: `The page script did not build: ${String(error)}` }),
+      );
+    } else if (!handle(req, res)) sendJson(res, 404, { error: 'Not found.' });
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));

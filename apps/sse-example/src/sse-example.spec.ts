@@ -1,6 +1,8 @@
 import { fromSSE } from '@rxagent/core/streams';
 import { withState, type AgentEvent, type AgentState } from '@rxagent/core';
 import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
+import { join } from 'node:path';
+import { bundlePageScript } from './example-page.js';
 import { startHonoServer } from './hono-app.js';
 import { startNodeServer } from './node-server.js';
 import { RunHubs } from './run-hubs.js';
@@ -21,6 +23,12 @@ async function createRun(base: string, prompt: string): Promise<string> {
   expect(response.status).toBe(201);
   return ((await response.json()) as { events: string }).events;
 }
+
+// The page's script, bundled once for the file (esbuild).
+let pageScript: Promise<string>;
+beforeAll(() => {
+  pageScript = bundlePageScript(join(__dirname, 'browser', 'page.ts'));
+});
 
 const servers = [
   ['a plain Node server', startNodeServer],
@@ -70,6 +78,25 @@ describe.each(servers)('the example on %s', (_name, start) => {
       expect(((await bad.json()) as { error: string }).error).toContain('prompt');
       const missing = await fetch(`${server.url}/runs/run-9/events`);
       expect(missing.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves its page at / and the page script at /page.js', async () => {
+    const { hubs } = trackedHubs();
+    const server = await start(hubs, { pageScript });
+    try {
+      const page = await fetch(`${server.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await page.text();
+      expect(html).toContain('<form id="run">');
+      expect(html).toContain('<script src="/page.js" defer></script>');
+      const script = await fetch(`${server.url}/page.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(await script.text()).toContain('last-event-id'); // fromSSE, bundled in
     } finally {
       await server.close();
     }

@@ -1,3 +1,4 @@
+import { tap, VirtualTimeScheduler } from 'rxjs';
 import {
   AuthError,
   ContextOverflowError,
@@ -14,6 +15,7 @@ import { startSseTestServer, type SseScript } from '@rxagent/testing';
 import { anthropic } from './anthropic.js';
 import {
   failure,
+  gate,
   messageStart,
   sse,
   TEST_API_KEY,
@@ -133,17 +135,23 @@ describe('AnthropicChatModel errors', () => {
   });
 
   it('reports a connection cut mid tool use as PartialStreamError with the partial message', async () => {
+    const read = gate();
     const error = await withServer(
       () => ({
         events: [
           messageStart(),
           ...textBlock(0, 'Reading.'),
           ...toolUseBlock(1, 'toolu_1', 'read', ['{"pa', 'th": "a'], false),
-          { delayMs: 50 }, // let the client read what was sent before the socket goes
+          { until: read.opened }, // the socket goes once the client has read the last piece
         ],
         after: 'cut',
       }),
-      (model) => failure(model.stream(request)),
+      (model) =>
+        failure(
+          model
+            .stream(request)
+            .pipe(tap((e) => e.type === 'toolcall-delta' && e.argsText === 'th": "a' && read.open())),
+        ),
     );
     expect(PartialStreamError.isInstance(error)).toBe(true);
     const partial = (error as PartialStreamError).partial;
@@ -172,30 +180,43 @@ describe('AnthropicChatModel errors', () => {
   });
 
   it('reports a stall mid-stream as StreamIdleError and closes the connection', async () => {
+    // The idle timeout on a clock the test moves: 200 ms pass once the client has read 'Hel'.
+    const scheduler = new VirtualTimeScheduler();
     await withServer(
       () => ({ events: [messageStart(), ...textBlock(0, 'Hel')], after: 'stall' }),
       async (model, server) => {
-        const error = await failure(model.stream(request));
+        const error = await failure(
+          model
+            .stream(request)
+            .pipe(tap((e) => e.type === 'text-delta' && queueMicrotask(() => scheduler.flush()))),
+        );
         expect(StreamIdleError.isInstance(error)).toBe(true);
         expect(error).toMatchObject({ idleMs: 200, retryable: true });
         expect((error as StreamIdleError).partial?.content).toEqual([{ type: 'text', text: 'Hel' }]);
         await expect(server.requests[0]?.closedByClient).resolves.toBeUndefined();
       },
-      { idleTimeoutMs: 200 },
+      { idleTimeoutMs: 200, scheduler },
     );
   });
 
   it('reports a response head later than requestTimeoutMs as ProviderTimeoutError', async () => {
+    // The server never answers; the 100 ms pass on the test's clock once it has the request (a
+    // real 100 ms timer could fire before a busy machine's server saw the request).
+    const scheduler = new VirtualTimeScheduler();
     await withServer(
-      () => new Promise<SseScript>((resolve) => setTimeout(() => resolve({ events: [messageStart()] }), 400)),
+      () => {
+        scheduler.flush();
+        return new Promise<SseScript>(() => undefined);
+      },
       async (model, server) => {
         const error = await failure(model.stream(request));
         expect(ProviderTimeoutError.isInstance(error)).toBe(true);
         expect(error).toMatchObject({ retryable: true });
         expect((error as Error).message).toContain('requestTimeoutMs');
+        expect(scheduler.now()).toBe(100);
         await expect(server.requests[0]?.closedByClient).resolves.toBeUndefined();
       },
-      { requestTimeoutMs: 100 },
+      { requestTimeoutMs: 100, scheduler },
     );
   });
 

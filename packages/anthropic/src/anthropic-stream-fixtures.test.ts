@@ -105,6 +105,17 @@ export async function withServer<T>(
   }
 }
 
+/**
+ * A gate a server step waits on (`{ until: gate.opened }`) until the test has seen, on the
+ * client, the event it needs: a stream is cut after the client read what was sent, whatever
+ * the machine's load, never after a guessed delay.
+ */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
 export function collect(events$: Observable<ModelEvent>): Promise<ModelEvent[]> {
   return lastValueFrom(events$.pipe(toArray()));
 }

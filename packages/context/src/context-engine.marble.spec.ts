@@ -81,7 +81,7 @@ describe('contextEngine projection timing (marbles)', () => {
       const engine = contextEngine({ model, summaryModel: summaries, contextWindow: 8_000 });
       const e1 = cold('-t 19ms |', { t: aTurn({ messages: longTranscript(), scheduler: testScheduler }) });
       const e1subs = '^ 20ms !';
-      const expected = timeline([1, 'M'], [6, 'm'], [7, 'm'], [10, 'CXt'], [21, '|']);
+      const expected = timeline([1, 'XM'], [6, 'm'], [7, 'm'], [10, 'CXt'], [21, '|']);
 
       expectObservable(letters(e1.pipe(compactContext(engine)))).toBe(expected);
       expectSubscriptions(e1.subscriptions).toBe(e1subs);
@@ -92,7 +92,7 @@ describe('contextEngine projection timing (marbles)', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const summaries = scriptedModel(
         [errorTurn(new NetworkError('reset')), textTurn(SUMMARY, { chunks: [SUMMARY] })],
-        { scheduler: testScheduler, latency: 2 },
+        { scheduler: testScheduler, latency: 4 },
       );
       const engine = contextEngine({
         model: summaries,
@@ -100,9 +100,9 @@ describe('contextEngine projection timing (marbles)', () => {
         retryDelayMs: 100,
       });
       const e1 = cold('-t 199ms |', { t: aTurn({ messages: longTranscript(), scheduler: testScheduler }) });
-      // Attempt 1 fails at 3 (after 2 ms); retry at 3, 100 ms wait; attempt 2: delta at 105,
-      // usage 107, finish 109, end 111.
-      const expected = timeline([1, 'M'], [3, 'R'], [105, 'm'], [111, 'CXt'], [201, '|']);
+      // Attempt 1 fails at 5 (after 4 ms); retry at 5, 100 ms wait; attempt 2: delta at 109,
+      // usage 113, finish 117, end 121.
+      const expected = timeline([1, 'XM'], [5, 'R'], [109, 'm'], [121, 'CXt'], [201, '|']);
 
       expectObservable(letters(e1.pipe(compactContext(engine)))).toBe(expected);
     });
@@ -118,7 +118,7 @@ describe('contextEngine projection timing (marbles)', () => {
       const e1 = cold('-t 19ms |', { t: aTurn({ messages: longTranscript(), scheduler: testScheduler }) });
       const unsub = '^ 6ms !';
 
-      expectObservable(letters(e1.pipe(compactContext(engine))), unsub).toBe(timeline([1, 'M'], [6, 'm']));
+      expectObservable(letters(e1.pipe(compactContext(engine))), unsub).toBe(timeline([1, 'XM'], [6, 'm']));
     });
     expect(summaries.calls).toBe(1);
     expect(summaries.cancelled).toBe(1);

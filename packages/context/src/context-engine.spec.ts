@@ -103,13 +103,22 @@ describe('contextEngine on a 300-turn scripted run with an 8,000-token window', 
     expect(end.usage.outputTokens).toBe(200 * summaries.calls);
   });
 
-  it('reports how full the context is before each call', () => {
-    const usages = events.filter((e) => e.type === 'context-usage');
-    expect(usages).toHaveLength(steps + 1);
-    for (const e of usages) {
+  it('reports how full the context is before each call, and before each summary the size about to be sent', () => {
+    const sent = events.filter(
+      (e, i) => e.type === 'context-usage' && events[i + 1]?.type !== 'summary-start',
+    );
+    expect(sent).toHaveLength(steps + 1);
+    for (const e of sent) {
       if (e.type !== 'context-usage') continue;
       expect(e.usage.contextWindow).toBe(8_000);
       expect(e.usage.tokens).toBeLessThanOrEqual(8_000 - e.usage.reserveTokens);
+    }
+    // Right before a summary: the context that would be sent, over the budget (why it is summarized).
+    const summaryStarts = events.flatMap((e, i) => (e.type === 'summary-start' ? [events[i - 1]] : []));
+    expect(summaryStarts).toHaveLength(summaries.calls);
+    for (const e of summaryStarts) {
+      expect(e?.type).toBe('context-usage');
+      if (e?.type === 'context-usage') expect(e.usage.tokens).toBeGreaterThan(8_000 - e.usage.reserveTokens);
     }
     const last = engine.usage();
     expect(last?.droppedTokens).toBeGreaterThan(10 * (last?.tokens ?? Infinity));

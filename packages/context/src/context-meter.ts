@@ -2,6 +2,7 @@ import type { ContextManagerContext, ContextUsage } from '@rxagent/core/context'
 import type { Message } from '@rxagent/core';
 import type { ToolSpec } from '@rxagent/core/provider';
 import type { ContextEngineSettings } from './context-engine-options.js';
+import { contextUsageOf } from './context-usage-of.js';
 import { systemTokens, toolTokens } from './estimate-tokens.js';
 
 /**
@@ -57,21 +58,13 @@ export class ContextMeter {
     viewRaw: number,
     settings: ContextEngineSettings,
   ): ContextUsage {
-    const tokens = this.tokens(viewRaw);
-    const transcriptTokens = this.tokens(transcriptRaw);
-    const { contextWindow, reserveTokens } = settings;
-    const usageTokens = Math.min(this.reported, tokens);
     this.sent = { transcriptLength, estimate: viewRaw };
-    return {
-      contextWindow,
-      tokens,
-      reserveTokens,
-      percent: Math.round((tokens / contextWindow) * 10_000) / 100,
-      usageTokens,
-      estimatedTokens: tokens - usageTokens,
-      transcriptTokens,
-      droppedTokens: Math.max(0, transcriptTokens - tokens),
-    };
+    return this.usage(this.tokens(viewRaw), this.tokens(transcriptRaw), settings);
+  }
+
+  /** How full the context is with a call of `tokens`, out of a transcript of `transcriptTokens`. */
+  usage(tokens: number, transcriptTokens: number, settings: ContextEngineSettings): ContextUsage {
+    return contextUsageOf(settings, tokens, transcriptTokens, this.reported);
   }
 
   /** Forgets the transcript (it was replaced from outside); keeps the calibration. */

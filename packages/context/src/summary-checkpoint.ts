@@ -33,7 +33,7 @@ function strategyOf(plan: ContextPlan): string {
 /**
  * The summary checkpoint: the messages from the plan's start up to its `cut` folded by a summary
  * call into a checkpoint (an update of the previous one, when there is one). Streams
- * `summary-start`, the call's `summary-update` / `retry` events, then the view: head,
+ * a `context-usage` (the size about to be sent), `summary-start`, the call's `summary-update` / `retry` events, then the view: head,
  * checkpoint, the recent part verbatim (its older tool results stubbed if still over budget).
  *
  * @example
@@ -65,12 +65,20 @@ export function summaryCheckpoint(
       return of(item);
     }),
   );
-  const start$ = of<AgentEvent>({
-    type: 'summary-start',
-    model: summaryModel.modelId,
-    messages: folded.length,
-    incremental: prev !== undefined,
-  });
+  // First how full the context about to be sent is (over the budget: why it is summarized),
+  // so a gauge shows that size while the summary is written, not the last one sent.
+  const start$ = of<AgentEvent[]>(
+    {
+      type: 'context-usage',
+      usage: meter.usage(plan.before, meter.tokens(ledger.tokens(0, messages.length)), settings),
+    },
+    {
+      type: 'summary-start',
+      model: summaryModel.modelId,
+      messages: folded.length,
+      incremental: prev !== undefined,
+    },
+  );
   return concat(
     start$,
     call$,

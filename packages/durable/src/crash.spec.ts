@@ -88,7 +88,7 @@ function expectSameRun(
 }
 
 it('resumes on another worker when its worker is killed while a tool runs: the idempotent call runs once, the transcript is the same', async () => {
-  const a = await worker('tool-a', { toolDelayMs: 700 });
+  const a = await worker('tool-a', { holdCall: 'tool-crash call_2' });
   const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'] };
   const reference = await run(spec, 'tool-ref');
   let b: Promise<WorkerProcess> | undefined;
@@ -96,8 +96,7 @@ it('resumes on another worker when its worker is killed while a tool runs: the i
     if (e.type === 'tool-start' && e.toolCallId === 'call_2' && !b) {
       b = (async () => {
         const started = worker('tool-b', {});
-        await new Promise((r) => setTimeout(r, 200));
-        await a.crash();
+        await a.crash(); // call_2 is held on a: it is running, whenever this comes
         return started;
       })();
     }
@@ -116,15 +115,14 @@ it('resumes on another worker when its worker is killed while a tool runs: the i
 });
 
 it('seals an at-most-once call a crash cut short with an error the model reads, and never runs it again', async () => {
-  const a = await worker('seal-a', { toolDelayMs: 700 });
+  const a = await worker('seal-a', { holdCall: 'seal-crash call_2' });
   const spec: DurableRunSpec = { model: 'plan', tools: ['append_line'] };
   let b: Promise<WorkerProcess> | undefined;
   const crashed = await run(spec, 'seal-crash', (e) => {
     if (e.type === 'tool-start' && e.toolCallId === 'call_2' && !b) {
       b = (async () => {
         const started = worker('seal-b', {});
-        await new Promise((r) => setTimeout(r, 200));
-        await a.crash();
+        await a.crash(); // call_2 is held on a: it is running, whenever this comes
         return started;
       })();
     }
@@ -137,7 +135,8 @@ it('seals an at-most-once call a crash cut short with an error the model reads, 
 });
 
 it('resumes when its worker is killed while the model streams: no completed call is made again', async () => {
-  const a = await worker('model-a', { latencyMs: 150 });
+  // Step 2's model call stops after its first delta on a: it streams when a is killed.
+  const a = await worker('model-a', { latencyMs: 150, holdModel: `${promptOf('model-crash')}|1` });
   const spec: DurableRunSpec = { model: 'plan-keyed', tools: ['keyed_append'] };
   const reference = await run(spec, 'model-ref');
   let toolsDone = 0;

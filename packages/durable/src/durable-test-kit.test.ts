@@ -35,6 +35,10 @@ export interface WorkerSettings {
   lines?: number;
   deadAfterMs?: number;
   perWorker?: number;
+  /** `"<runId> <callId>"`: that call never ends on this worker (it is killed while it runs). */
+  holdCall?: string;
+  /** `"<prompt>|<tool results so far>"`: that model call stops after its first delta on this worker. */
+  holdModel?: string;
 }
 
 /** A worker process. */

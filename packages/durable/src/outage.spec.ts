@@ -7,7 +7,9 @@ import { appendedLines, durableTestbed, stableEvents } from './durable-test-kit.
 
 jest.setTimeout(120_000);
 
-const bed = durableTestbed({ pollIntervalMs: 100, timeoutMs: 1500 });
+// The client's default database timeout (10 s): a call made while PostgreSQL is down fails at
+// once (connection refused); a short timeout would only race PostgreSQL's answers on a busy machine.
+const bed = durableTestbed({ pollIntervalMs: 100 });
 
 it('fails calls with DurableUnavailableError while PostgreSQL is down, and loses nothing when it returns', async () => {
   const worker = await bed.worker('outage', { toolDelayMs: 1500 });

@@ -195,7 +195,13 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
       minPollingIntervalMs: options.pollIntervalMs ?? 100,
       onConflict: 'always_update',
     });
-    cancelTimer = setInterval(() => void watchCancellations(env), 200);
+    // One look at a time: while PostgreSQL is down a look waits, and looks must not pile up.
+    let looking = false;
+    cancelTimer = setInterval(() => {
+      if (looking) return;
+      looking = true;
+      void watchCancellations(env).finally(() => (looking = false));
+    }, 200);
   } catch (error) {
     await stop(false);
     throw error;
@@ -236,6 +242,9 @@ async function watchCancellations(env: WorkflowEnv): Promise<void> {
   const ids = [...env.active.keys()];
   if (ids.length === 0) return;
   try {
+    // A quick probe on our own pool first: with the database down it fails at once, where DBOS's
+    // listing would retry with backoff for seconds, and those retries outlive a stopped worker.
+    await env.pool.query('SELECT 1');
     const cancelled = await DBOS.listWorkflows({ workflowIDs: ids, status: 'CANCELLED' });
     for (const status of cancelled) {
       const control = env.active.get(status.workflowID);

@@ -6,7 +6,11 @@ import { jsonSchema, tool } from '@rxagent/core';
 import { finishEvent, assistantMessage } from '@rxagent/testing';
 import { Observable } from 'rxjs';
 
-/** A model that asks for `lines` append_line calls, one per turn, then answers. Each event after `latencyMs`. */
+/**
+ * A model that asks for `lines` append_line calls, one per turn, then answers. Each event after
+ * `latencyMs`. `holdAfterFirstDelta(prompt, done)` true: that call stops after its first delta
+ * and never ends (a crash test kills its worker while it surely streams).
+ */
 export function planModel({
   lines = 3,
   latencyMs = 0,
@@ -14,6 +18,7 @@ export function planModel({
   approvalEvery = 0,
   toolName = 'append_line',
   callLog,
+  holdAfterFirstDelta = () => false,
 } = {}) {
   return {
     provider: 'scripted',
@@ -57,6 +62,7 @@ export function planModel({
         let timer;
         const next = () => {
           if (subscriber.closed) return;
+          if (i === 1 && holdAfterFirstDelta(prompt, done)) return;
           if (i < events.length) {
             if (i === events.length - 1) log('finished');
             subscriber.next(events[i++]);
@@ -72,13 +78,17 @@ export function planModel({
 }
 
 /** Appends `line` (with the call id) to `file`, after `delayMs`. */
-export function appendLineTool(file, { delayMs = 0, name = 'append_line', needsApproval = false } = {}) {
+export function appendLineTool(
+  file,
+  { delayMs = 0, name = 'append_line', needsApproval = false, hold = () => Promise.resolve() } = {},
+) {
   return tool({
     name,
     description: 'Append a line to the log file',
     parameters: jsonSchema({ type: 'object', properties: { line: { type: 'string' } }, required: ['line'] }),
     needsApproval,
     execute: async ({ line }, ctx) => {
+      await hold(ctx);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       appendFileSync(file, `${ctx.runId} ${ctx.toolCallId} ${line}\n`);
       return `appended ${line}`;

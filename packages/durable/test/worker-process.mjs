@@ -14,14 +14,23 @@ const {
   latencyMs = 0,
   lines = 3,
   deadAfterMs = 600,
+  holdCall,
+  holdModel,
 } = settings;
 const callLog = `${file}.calls`;
+// A call ("<runId> <callId>") that never ends on this worker: the crash tests kill it while it
+// surely runs, instead of guessing how long a delay a busy machine needs.
+const held = (ctx) => holdCall !== undefined && `${ctx.runId} ${ctx.toolCallId}` === holdCall;
+const hold = (ctx) => (held(ctx) ? new Promise(() => undefined) : Promise.resolve());
+// A model call ("<prompt>|<tool results so far>") that stops after its first delta on this worker.
+const holdAfterFirstDelta = (prompt, done) => holdModel !== undefined && `${prompt}|${done}` === holdModel;
 
 /** The same append, made idempotent with the call's key: a line already there is not written again. */
 const keyedAppend = durableTool(
   {
     ...appendLineTool(file, { delayMs: toolDelayMs, name: 'keyed_append' }),
     execute: async ({ line }, ctx) => {
+      await hold(ctx);
       if (toolDelayMs > 0) await new Promise((r) => setTimeout(r, toolDelayMs));
       const key = idempotencyKey(ctx);
       const seen =
@@ -42,11 +51,11 @@ const worker = await startWorker({
   deadAfterMs,
   models: {
     plan: planModel({ lines, latencyMs, callLog }),
-    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog }),
+    'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog, holdAfterFirstDelta }),
     'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append', callLog }),
   },
   tools: [
-    appendLineTool(file, { delayMs: toolDelayMs }),
+    appendLineTool(file, { delayMs: toolDelayMs, hold }),
     appendLineTool(file, { delayMs: toolDelayMs, name: 'guarded_append', needsApproval: true }),
     keyedAppend,
   ],

@@ -16,11 +16,14 @@ const texts = (e: ToolEndEvent | undefined) =>
 describe('a whole agent run over two MCP servers', () => {
   let mcp: McpToolset;
   beforeAll(async () => {
-    mcp = await mcpTools([everythingStdio(), edgeStdio({ needsApproval: ['add*', 'crash'] })]);
+    mcp = await mcpTools([
+      everythingStdio({ prefix: 'everything' }),
+      edgeStdio({ prefix: 'edge', needsApproval: ['add*', 'crash'] }),
+    ]);
   }, 30_000);
   afterAll(() => mcp.close());
 
-  it('prefixes each server tool name with its server within provider name rules', () => {
+  it("prefixes each tool name with its server's prefix within provider name rules", () => {
     const names = mcp.tools.map((t) => t.name);
     expect(names).toEqual(
       expect.arrayContaining(['everything_get-sum', 'everything_echo', 'edge_add', 'edge_stats']),
@@ -96,8 +99,21 @@ describe('mcpTools configuration', () => {
     );
   }, 30_000);
 
+  it('keeps the names a server gives: adding a server renames no tool', async () => {
+    const alone = await mcpTools([edgeStdio()]);
+    const names = alone.tools.map((t) => t.name);
+    await alone.close();
+    const two = await mcpTools([edgeStdio(), everythingStdio()]);
+    try {
+      expect(names).toEqual(expect.arrayContaining(['add', 'stats']));
+      expect(two.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...names, 'echo', 'get-sum']));
+    } finally {
+      await two.close();
+    }
+  }, 30_000);
+
   it('closes every server process', async () => {
-    const set = await mcpTools([edgeStdio(), edgeStdio({ name: 'other' })]);
+    const set = await mcpTools([edgeStdio({ prefix: 'one' }), edgeStdio({ name: 'other', prefix: 'other' })]);
     const pids = set.connections.map(
       (c) => (c.client?.transport as { pid?: number | null } | undefined)?.pid ?? 0,
     );

@@ -1,7 +1,7 @@
 import { llmStep, executeTools, runAgent, type AgentEvent } from '@rxagent/core';
 import type { ToolEndEvent } from '@rxagent/core/events';
 import { collectEvents, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { filter, firstValueFrom, lastValueFrom, Subject, toArray } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, Subject, toArray, VirtualTimeScheduler } from 'rxjs';
 import { connectMcp } from './connect-mcp.js';
 import type { McpConnection } from './mcp-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
@@ -48,15 +48,27 @@ describe('edge cases against a server written with the official SDK', () => {
   afterEach(() => edge.close());
 
   it('sends MCP cancellation when the per-call timeout ends a call that never answers', async () => {
-    const { end } = await run(edge, 'hang', {}, { toolTimeoutMs: 300 });
+    // The 300 ms pass on the run's clock once the server has the call: a real timer could end
+    // the call before a busy machine's server process saw it.
+    const scheduler = new VirtualTimeScheduler();
+    const model = scriptedModel([toolCallTurn({ name: 'hang', args: {} }), textTurn('done')]);
+    const events$ = collectEvents(
+      runAgent({ model, prompt: 'go', tools: edge.tools, toolTimeoutMs: 300, scheduler }),
+    );
+    await waitFor(
+      () => stats(edge),
+      (s) => s.calls === 1,
+    );
+    scheduler.flush();
+    const end = ends(await events$)[0];
     expect(end).toMatchObject({ isError: true });
     expect(texts(end)).toMatch(/timed out/);
-    await expect(
-      waitFor(
+    expect(
+      await waitFor(
         () => stats(edge),
         (s) => s.cancellations === 1,
       ),
-    ).resolves.toMatchObject({ calls: 1 });
+    ).toMatchObject({ calls: 1, cancellations: 1 });
   });
 
   it('sends MCP cancellation when the run is unsubscribed mid-call', async () => {
@@ -67,12 +79,12 @@ describe('edge cases against a server written with the official SDK', () => {
       (s) => s.calls === 1,
     );
     subscription.unsubscribe();
-    await expect(
-      waitFor(
+    expect(
+      await waitFor(
         () => stats(edge),
         (s) => s.cancellations === 1,
       ),
-    ).resolves.toMatchObject({ calls: 1 });
+    ).toMatchObject({ calls: 1, cancellations: 1 });
   });
 
   it("sends MCP cancellation when a steering message interrupts a server marked interrupt: 'cancel'", async () => {
@@ -202,10 +214,14 @@ describe('edge cases against a server written with the official SDK', () => {
   });
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, attempts = 50): Promise<T> {
+/**
+ * Reads until `done` holds — the server's own answer is the event waited on, however long a
+ * busy machine takes (the test's timeout bounds it) — and returns that value.
+ */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
-  for (let i = 0; i < attempts && !done(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!done(value)) {
+    await new Promise((resolve) => setImmediate(resolve));
     value = await read();
   }
   return value;

@@ -73,8 +73,9 @@ export interface McpServerOptions {
   /** Names the server in tool names, messages and errors: letters, digits, `_`, `-`. */
   name: string;
   /**
-   * Put before each tool name as `<prefix>_<tool>`. Default: the server's name when several
-   * servers are used together, none for a server alone. `false` never prefixes.
+   * Put before each tool name as `<prefix>_<tool>`. Default none (as `false`): a tool keeps the
+   * server's name for it however many servers there are, so adding a server never renames
+   * tools; give a prefix where two servers would clash.
    */
   prefix?: string | false;
   /** Which tools need approval (default none). */

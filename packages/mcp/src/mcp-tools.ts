@@ -106,22 +106,23 @@ function checkCollisions(connections: readonly McpConnection[]): void {
 }
 
 /**
- * Connects to every server at once and gives their tools. With several servers each tool name
- * is prefixed with its server's name (`<server>_<tool>`, within the 64 characters providers
- * allow) unless the config says `prefix`; a name clash between servers is an `McpConfigError`.
- * If one server fails to connect, the others are closed and the error is thrown.
+ * Connects to every server at once and gives their tools. A tool keeps the server's name for it
+ * unless the server's config gives a `prefix` (`<prefix>_<tool>`, within the 64 characters
+ * providers allow), however many servers there are: adding a server never renames the tools of
+ * the others. A name clash between servers is an `McpConfigError` naming both (give one of them
+ * a `prefix`). If one server fails to connect, the others are closed and the error is thrown.
  *
  * @example
  * const mcp = await mcpTools([
  *   { name: 'everything', command: 'node', args: [everythingPath, 'stdio'] },
- *   { name: 'docs', url: 'http://127.0.0.1:3001/mcp', needsApproval: ['write_*'] },
+ *   { name: 'docs', url: 'http://127.0.0.1:3001/mcp', prefix: 'docs', needsApproval: ['write_*'] },
  * ]);
  * const run$ = runAgent({ model, prompt: 'Add 2 and 3', tools: mcp.tools });
  */
 export async function mcpTools(servers: readonly McpServerConfig[]): Promise<McpToolset> {
   checkNames(servers);
-  const prefixByDefault = servers.length > 1;
-  const settled = await Promise.allSettled(servers.map((server) => connectMcp(server, { prefixByDefault })));
+  // Names never depend on the number of servers: no default prefix (`prefix` is explicit).
+  const settled = await Promise.allSettled(servers.map((server) => connectMcp(server)));
   const connections = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   try {

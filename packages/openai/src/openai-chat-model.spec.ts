@@ -1,4 +1,4 @@
-import { take } from 'rxjs';
+import { take, tap, VirtualTimeScheduler } from 'rxjs';
 import {
   AuthError,
   ContextOverflowError,
@@ -12,7 +12,7 @@ import {
   userMessage,
   type ChatRequest,
 } from '@rxagent/core';
-import { startSseTestServer, type SseTestServer } from '@rxagent/testing';
+import { encodeSse, startSseTestServer, type SseTestServer } from '@rxagent/testing';
 import {
   API_KEY,
   CHAT_DONE,
@@ -25,6 +25,7 @@ import {
   chatUsageChunk,
   collect,
   finishOf,
+  gate,
   scriptedServer,
   streamError,
   testModel,
@@ -157,26 +158,41 @@ describe('OpenAIChatModel streaming', () => {
   }, 30_000);
 
   it('finishes normally when the connection drops after finish_reason (only usage is lost)', async () => {
+    // The text and the finish_reason in one write: once the client has the text it has both,
+    // and only then is the connection cut.
+    const read = gate();
     server = await scriptedServer({
-      events: [chatChunk({ content: 'Done' }), chatChunk({}, 'stop'), { delayMs: 150 }],
+      events: [
+        { raw: encodeSse(chatChunk({ content: 'Done' })) + encodeSse(chatChunk({}, 'stop')) },
+        { until: read.opened },
+      ],
       after: 'cut',
     });
-    const events = await collect(testModel(server).stream(hi));
+    const events = await collect(
+      testModel(server)
+        .stream(hi)
+        .pipe(tap(() => read.open())),
+    );
     expect(events.map((e) => e.type)).toEqual(['text-delta', 'finish']);
   });
 });
 
 describe('OpenAIChatModel stream failures', () => {
   it('errors with PartialStreamError carrying the partial tool call when the connection is cut', async () => {
+    const read = gate();
     server = await scriptedServer({
       events: [
         chatChunk({ content: 'Let me look.' }),
         chatChunk({ tool_calls: [callFragment(0, '{"path":', { id: 'call_1', name: 'read' })] }),
-        { delayMs: 150 },
+        { until: read.opened }, // cut once the client has read the call's first fragment
       ],
       after: 'cut',
     });
-    const error = await streamError(testModel(server).stream(hi));
+    const error = await streamError(
+      testModel(server)
+        .stream(hi)
+        .pipe(tap((e) => e.type === 'toolcall-delta' && read.open())),
+    );
     expect(PartialStreamError.isInstance(error)).toBe(true);
     const partial = (error as PartialStreamError).partial!;
     expect(partial.stopReason).toBe('error');
@@ -203,7 +219,13 @@ describe('OpenAIChatModel stream failures', () => {
 
   it('errors with StreamIdleError and closes the connection when the body stalls', async () => {
     server = await scriptedServer({ events: [chatChunk({ content: 'Thinking' })], after: 'stall' });
-    const error = await streamError(testModel(server, { idleTimeoutMs: 200 }).stream(hi));
+    // The idle timeout on a clock the test moves: 200 ms pass once the client has read 'Thinking'.
+    const scheduler = new VirtualTimeScheduler();
+    const error = await streamError(
+      testModel(server, { idleTimeoutMs: 200, scheduler })
+        .stream(hi)
+        .pipe(tap((e) => e.type === 'text-delta' && queueMicrotask(() => scheduler.flush()))),
+    );
     expect(StreamIdleError.isInstance(error)).toBe(true);
     expect((error as StreamIdleError).idleMs).toBe(200);
     expect((error as StreamIdleError).partial?.content).toEqual([{ type: 'text', text: 'Thinking' }]);
@@ -347,11 +369,16 @@ describe('OpenAIChatModel HTTP errors', () => {
   });
 
   it('maps a missing response head within requestTimeoutMs to ProviderTimeoutError', async () => {
-    server = await startSseTestServer(
-      () => new Promise((resolve) => setTimeout(() => resolve({ events: chatText(['late']) }), 300)),
-    );
-    const error = await streamError(testModel(server, { requestTimeoutMs: 100 }).stream(hi));
+    // The server never answers; the 100 ms pass on the test's clock once it has the request.
+    const scheduler = new VirtualTimeScheduler();
+    server = await startSseTestServer(() => {
+      scheduler.flush();
+      return new Promise<never>(() => undefined);
+    });
+    const error = await streamError(testModel(server, { requestTimeoutMs: 100, scheduler }).stream(hi));
     expect(ProviderTimeoutError.isInstance(error)).toBe(true);
+    expect(scheduler.now()).toBe(100);
     expect(server.requests).toHaveLength(1);
+    await server.requests[0]!.closedByClient;
   });
 });

@@ -1,4 +1,4 @@
-import { take } from 'rxjs';
+import { take, tap, VirtualTimeScheduler } from 'rxjs';
 import {
   AuthError,
   ContextOverflowError,
@@ -25,12 +25,18 @@ import {
   scriptedServer,
   streamError,
   testModel,
+  gate,
+  until,
 } from './test-support/openai-fixtures.test.js';
 
 const hi: ChatRequest = { messages: [userMessage('Hi')] };
 let server: SseTestServer | undefined;
-const responsesModel = (s: SseTestServer, idleTimeoutMs?: number) =>
-  testModel(s, { api: 'responses', ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
+const responsesModel = (s: SseTestServer, idleTimeoutMs?: number, scheduler?: VirtualTimeScheduler) =>
+  testModel(s, {
+    api: 'responses',
+    ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
+    ...(scheduler && { scheduler }),
+  });
 
 afterEach(async () => {
   await server?.close();
@@ -242,11 +248,17 @@ describe('OpenAIResponsesModel failures', () => {
 
   it('errors with PartialStreamError carrying the partial tool call when cut mid-call', async () => {
     const call = responsesCall(0, { id: 'call_1', name: 'read', pieces: ['{"pa', 'th"'] });
+    const read = gate();
     server = await scriptedServer({
-      events: [...RESPONSES_START, ...call.slice(0, 2), { delayMs: 150 }],
+      // cut once the client has read the call's first fragment
+      events: [...RESPONSES_START, ...call.slice(0, 2), { until: read.opened }],
       after: 'cut',
     });
-    const error = await streamError(responsesModel(server).stream(hi));
+    const error = await streamError(
+      responsesModel(server)
+        .stream(hi)
+        .pipe(tap((e) => e.type === 'toolcall-delta' && read.open())),
+    );
     expect(PartialStreamError.isInstance(error)).toBe(true);
     expect((error as PartialStreamError).partial?.content).toEqual([
       { type: 'tool-call', id: 'call_1', name: 'read', args: {}, argsText: '{"pa' },
@@ -262,7 +274,12 @@ describe('OpenAIResponsesModel failures', () => {
 
   it('errors with StreamIdleError and closes the connection when the body stalls', async () => {
     server = await scriptedServer({ events: [...RESPONSES_START], after: 'stall' });
-    const error = await streamError(responsesModel(server, 200).stream(hi));
+    // The idle timeout on a clock the test moves: 200 ms pass once the head is in (the timer armed).
+    const scheduler = new VirtualTimeScheduler();
+    const failed = streamError(responsesModel(server, 200, scheduler).stream(hi));
+    await until(() => scheduler.actions.length > 0);
+    scheduler.flush();
+    const error = await failed;
     expect(StreamIdleError.isInstance(error)).toBe(true);
     await server.requests[0]!.closedByClient;
   });

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import {
   AgentConfigError,
   SessionConflictError,
@@ -7,7 +6,9 @@ import {
   type SessionSnapshot,
 } from '@rxagent/core';
 import { checkSessionWrite } from '@rxagent/core/provider';
+import { loadSqlite } from './load-sqlite.js';
 import { MESSAGE_FORMAT_VERSION, migrateMessage } from './message-format.js';
+import type { SqliteDatabase } from './sqlite-database.js';
 
 /**
  * Options of `SqliteSession`.
@@ -41,13 +42,14 @@ interface MessageRow {
 }
 
 /**
- * A session in a SQLite database (through `better-sqlite3`), many sessions per file. Each
- * append or clear is one `BEGIN IMMEDIATE` transaction that checks the version first, so two
- * processes writing one session get `SessionConflictError` for the second write and the
- * transcript never interleaves; a crash mid-write rolls the transaction back. WAL journal,
- * `synchronous = FULL`: a resolved append is on disk. Each stored message keeps its format
- * version, so rows written by an older version still load. Calls are synchronous underneath
- * (better-sqlite3), wrapped in Promises.
+ * A session in a SQLite database (through `better-sqlite3`, an optional add-on), many sessions
+ * per file. Each append or clear is one `BEGIN IMMEDIATE` transaction that checks the version
+ * first, so two processes writing one session get `SessionConflictError` for the second write
+ * and the transcript never interleaves; a crash mid-write rolls the transaction back. WAL
+ * journal, `synchronous = FULL`: a resolved append is on disk. Each stored message keeps its
+ * format version, so rows written by an older version still load. Given a path, the session
+ * loads better-sqlite3 and opens the file on its first call (a missing add-on rejects that
+ * call with `SqliteAddonError`); calls are synchronous underneath, wrapped in Promises.
  *
  * @example
  * const db = new SqliteSession('./sessions.db', 'chat-42');
@@ -56,36 +58,37 @@ interface MessageRow {
  * db.close();
  */
 export class SqliteSession implements Session {
-  private readonly db: Database.Database;
+  private db?: SqliteDatabase;
+  private opening?: Promise<SqliteDatabase>;
+  private closed = false;
   private readonly owned: boolean;
+  private readonly busyTimeoutMs: number;
 
   /**
-   * @param database A file path (or `:memory:`), or an open better-sqlite3 database (left open by `close`).
+   * @param database A file path (or `:memory:`), opened on the first call, or an open
+   *   better-sqlite3 database (left open by `close`).
    * @param id The session's id in the database.
    */
   constructor(
-    database: string | Database.Database,
+    private readonly database: string | SqliteDatabase,
     readonly id: string,
     options: SqliteSessionOptions = {},
   ) {
     checkArguments(database, id);
     this.owned = typeof database === 'string';
-    this.db = typeof database === 'string' ? new Database(database) : database;
-    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.exec(SCHEMA);
+    this.busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    if (typeof database !== 'string') this.db = this.prepare(database);
   }
 
   load(): Promise<SessionSnapshot> {
-    return attempt(() => {
-      const read = this.db.transaction(() => {
-        const rows = this.db
-          .prepare<[string], MessageRow>(
+    return this.attempt((db) => {
+      const read = db.transaction(() => {
+        const rows = db
+          .prepare(
             'SELECT position, format, message FROM rxagent_session_messages WHERE session_id = ? ORDER BY position',
           )
-          .all(this.id);
-        return { rows, version: this.version() };
+          .all(this.id) as MessageRow[];
+        return { rows, version: this.version(db) };
       });
       const { rows, version } = read();
       const messages = rows.map((row) =>
@@ -96,66 +99,102 @@ export class SqliteSession implements Session {
   }
 
   append(messages: readonly AgentMessage[], expectedVersion: number): Promise<number> {
-    return attempt(() => {
+    return this.attempt((db) => {
       checkSessionWrite('SqliteSession.append', messages, expectedVersion, true);
-      return this.db
+      return db
         .transaction(() => {
-          this.check(expectedVersion);
-          const start =
-            this.db
-              .prepare<[string], { next: number }>(
-                'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM rxagent_session_messages WHERE session_id = ?',
-              )
-              .get(this.id)?.next ?? 0;
-          const insert = this.db.prepare(
+          this.check(db, expectedVersion);
+          const next = db
+            .prepare(
+              'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM rxagent_session_messages WHERE session_id = ?',
+            )
+            .get(this.id) as { next: number } | undefined;
+          const start = next?.next ?? 0;
+          const insert = db.prepare(
             'INSERT INTO rxagent_session_messages (session_id, position, format, message) VALUES (?, ?, ?, ?)',
           );
           messages.forEach((m, i) =>
             insert.run(this.id, start + i, MESSAGE_FORMAT_VERSION, JSON.stringify(m)),
           );
-          return this.bump();
+          return this.bump(db);
         })
         .immediate();
     });
   }
 
   clear(expectedVersion?: number): Promise<number> {
-    return attempt(() => {
+    return this.attempt((db) => {
       checkSessionWrite('SqliteSession.clear', undefined, expectedVersion, false);
-      return this.db
+      return db
         .transaction(() => {
-          if (expectedVersion !== undefined) this.check(expectedVersion);
-          this.db.prepare('DELETE FROM rxagent_session_messages WHERE session_id = ?').run(this.id);
-          return this.bump();
+          if (expectedVersion !== undefined) this.check(db, expectedVersion);
+          db.prepare('DELETE FROM rxagent_session_messages WHERE session_id = ?').run(this.id);
+          return this.bump(db);
         })
         .immediate();
     });
   }
 
-  /** Closes the database when this session opened it. */
+  /** Closes the database when this session opened it (once a call has opened it). */
   close(): void {
-    if (this.owned) this.db.close();
+    this.closed = true;
+    if (!this.owned) return;
+    this.db?.close();
+    void this.opening?.then(
+      (db) => db.close(),
+      () => undefined,
+    );
   }
 
-  private version(): number {
-    const row = this.db
-      .prepare<[string], { version: number }>('SELECT version FROM rxagent_sessions WHERE id = ?')
-      .get(this.id);
+  /** The open database: opened (and better-sqlite3 loaded) by the first call. */
+  private open(): Promise<SqliteDatabase> {
+    if (this.closed) return Promise.reject(new Error(`SqliteSession "${this.id}" is closed.`));
+    if (this.db) return Promise.resolve(this.db);
+    this.opening ??= loadSqlite()
+      .then((Database) => {
+        const db = this.prepare(new Database(this.database as string));
+        if (this.closed) db.close();
+        else this.db = db;
+        return db;
+      })
+      .catch((error: unknown) => {
+        this.opening = undefined; // the next call tries again (the file or the add-on may be fixed by then)
+        throw error;
+      });
+    return this.opening;
+  }
+
+  private prepare(db: SqliteDatabase): SqliteDatabase {
+    db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(SCHEMA);
+    return db;
+  }
+
+  private attempt<T>(work: (db: SqliteDatabase) => T): Promise<T> {
+    return this.open().then((db) => {
+      if (this.closed) throw new Error(`SqliteSession "${this.id}" is closed.`);
+      return work(db);
+    });
+  }
+
+  private version(db: SqliteDatabase): number {
+    const row = db.prepare('SELECT version FROM rxagent_sessions WHERE id = ?').get(this.id) as
+      { version: number } | undefined;
     return row?.version ?? 0;
   }
 
-  private check(expected: number): void {
-    const actual = this.version();
+  private check(db: SqliteDatabase, expected: number): void {
+    const actual = this.version(db);
     if (actual !== expected) throw new SessionConflictError(this.id, expected, actual);
   }
 
-  private bump(): number {
-    const next = this.version() + 1;
-    this.db
-      .prepare(
-        'INSERT INTO rxagent_sessions (id, version) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version',
-      )
-      .run(this.id, next);
+  private bump(db: SqliteDatabase): number {
+    const next = this.version(db) + 1;
+    db.prepare(
+      'INSERT INTO rxagent_sessions (id, version) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version',
+    ).run(this.id, next);
     return next;
   }
 }
@@ -181,13 +220,5 @@ function checkArguments(database: unknown, id: unknown): void {
     throw new AgentConfigError(
       `SqliteSession needs the session's id (a non-empty string) as its second argument: ${USAGE}; received ${JSON.stringify(id) ?? String(id)}.`,
     );
-  }
-}
-
-function attempt<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -86,10 +86,12 @@ function splitText(text: string, chunks: number | string[] | undefined): string[
 }
 
 /**
- * A model call that answers with text, streamed in pieces.
+ * A model call that answers with text, streamed in pieces: `chunks: n` cuts it into pieces of
+ * `n` characters (the size of a piece, not their number), `chunks: [...]` gives the pieces
+ * themselves; by default pieces of a third of the text.
  *
  * @example
- * scriptedModel([textTurn('The answer is 42.', { chunks: 4, usage: { inputTokens: 20, outputTokens: 8 } })]);
+ * scriptedModel([textTurn('The answer is 42.', { chunks: 4, usage: { inputTokens: 20, outputTokens: 8 } })]); // 'The ', 'answ', …
  */
 export function textTurn(
   text: string,

@@ -45,7 +45,9 @@ export interface ScriptedModel extends ChatModel {
 /**
  * A model that plays scripted turns, one per call, in real time (or virtual time with a
  * scheduler). With no latency it emits synchronously. Runs out of turns → a non-retryable
- * `ProviderError` saying so.
+ * `ProviderError` saying so. The turns are one queue for every caller: runs sharing the model
+ * (parallel sub-runs, concurrent runs) each get the next turn when they call, so their turns
+ * interleave — give each its own model, or a turn that is a function of the request.
  *
  * @example
  * const model = scriptedModel([toolCallTurn({ name: 'list', args: {} }), textTurn('Done.')], { latency: 30 });
@@ -106,9 +108,8 @@ export function scriptedModel(turns: ScriptedTurnInput[], options: ScriptedModel
         const step = () => {
           if (i < turn.events.length) {
             subscriber.next(turn.events[i++] as ModelEvent);
-            // The consumer left from inside `next`: its teardown already ran, schedule nothing more.
-            if (subscriber.closed) return;
-            pending = scheduler.schedule(step, latency.perEventMs);
+            // Unsubscribed from inside `next` (an abort): the teardown ran, schedule nothing more.
+            if (!subscriber.closed) pending = scheduler.schedule(step, latency.perEventMs);
           } else end();
         };
         pending = scheduler.schedule(step, latency.firstMs);

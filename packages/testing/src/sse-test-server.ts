@@ -17,11 +17,19 @@ export interface SseEvent {
  *
  * @example
  * const steps: SseStep[] = [{ data: { choices: [] } }, { delayMs: 50 }, { raw: ': keep-alive\n\n' }];
+ * let sawIt = () => {};
+ * const seen = new Promise<void>((resolve) => (sawIt = resolve)); // the test calls sawIt() when its client read the chunk
+ * const cut: SseScript = { events: [{ data: { choices: [] } }, { until: seen }], after: 'cut' };
  */
 export type SseStep =
   | SseEvent
   /** Wait before writing what follows. */
   | { delayMs: number }
+  /**
+   * Wait for this (e.g. until the client has read what was sent) before writing what follows:
+   * a test that cuts or stalls a stream waits on the event it needs, never on a guessed delay.
+   */
+  | { until: PromiseLike<unknown> }
   /** Bytes written as they are (malformed chunks, comments, partial lines). */
   | { raw: string | Uint8Array }
   /** Wait until the promise settles before writing what follows (a timer on another clock). */
@@ -184,6 +192,7 @@ export async function startSseTestServer(
       if (res.destroyed) return;
       if ('delayMs' in step) await sleep(step.delayMs);
       else if ('wait' in step) await step.wait();
+      else if ('until' in step) await step.until;
       else if ('raw' in step) await write(res, step.raw, script.chunkSize);
       else await write(res, encodeSse(step), script.chunkSize);
     }

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import { RxAgentError } from '@rxagent/core';
+import { deepEqual } from './deep-equal.js';
 
 /** A TestScheduler message: a notification at a frame. */
 interface FrameMessage {
@@ -75,6 +75,6 @@ export class TimelineMismatchError extends RxAgentError {
  * const scheduler = new TestScheduler(assertTimeline);
  */
 export function assertTimeline(actual: unknown, expected: unknown): void {
-  if (isDeepStrictEqual(actual, expected)) return;
+  if (deepEqual(actual, expected)) return;
   throw new TimelineMismatchError(`The timelines differ:\n${explainTimeline(actual, expected)}`);
 }

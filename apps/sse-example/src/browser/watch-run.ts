@@ -30,7 +30,13 @@ async function startAndWatch(prompt: string): Promise<WatchedRun> {
           : { error: error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error) }),
       });
     };
-    events$.subscribe({ next: () => events++, complete: () => report(), error: (e: unknown) => report(e) });
+    const seen = globalThis as unknown as { watchedEvents: number };
+    seen.watchedEvents = 0;
+    events$.subscribe({
+      next: () => (seen.watchedEvents = ++events), // live, for a test that waits on it
+      complete: () => report(),
+      error: (e: unknown) => report(e),
+    });
   });
 }
 

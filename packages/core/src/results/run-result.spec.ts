@@ -53,6 +53,34 @@ describe('runResult and toResult', () => {
     expect(result.text).toBe('');
   });
 
+  it("types the output from the run's schema, and gives it", async () => {
+    const model = scriptedModel([toolCallTurn({ name: 'final_answer', args: { answer: 42 } })]);
+    const result = await runResult(
+      runAgent({
+        model,
+        prompt: 'the answer?',
+        output: z.object({ answer: z.number() }),
+        scheduler: asyncScheduler,
+      }),
+    );
+    // Type-checked by `pnpm typecheck`: before the fix, output was `unknown` and this failed (TS2339).
+    const answer: number | undefined = result.output?.answer;
+    // @ts-expect-error -- the schema has no field "missing"
+    expect(result.output?.missing).toBeUndefined();
+    expect(answer).toBe(42);
+  });
+
+  it('types the output from the run through toResult too', (done) => {
+    const model = scriptedModel([toolCallTurn({ name: 'final_answer', args: { city: 'Paris' } })]);
+    runAgent({ model, prompt: 'where?', output: z.object({ city: z.string() }), scheduler: asyncScheduler })
+      .pipe(toResult())
+      .subscribe((result) => {
+        const city: string | undefined = result.output?.city; // a type error before the fix (unknown)
+        expect(city).toBe('Paris');
+        done();
+      });
+  });
+
   it('emits one result when the run completes, from the operator', (done) => {
     const results: unknown[] = [];
     twoTurnRun()

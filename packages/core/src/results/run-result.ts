@@ -9,6 +9,7 @@ import {
   type OperatorFunction,
 } from 'rxjs';
 import type { AgentEndEvent, AgentEvent, StepResult } from '../events/agent-event.js';
+import type { AgentEventOf } from '../output/typed-events.js';
 import { assistantText } from '../messages/message-helpers.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
 import type { StopReason, StopSignal } from '../events/stop-signal.js';
@@ -81,7 +82,10 @@ interface Gathered {
  * @example
  * runAgent(config).pipe(toResult()).subscribe(({ text, reason }) => console.log(reason, text));
  */
-export function toResult<Output = unknown>(): OperatorFunction<AgentEvent, RunResult<Output>> {
+export function toResult<Output = unknown>(): OperatorFunction<
+  AgentEvent | AgentEventOf<Output>,
+  RunResult<Output>
+> {
   return (events$) =>
     defer(() =>
       events$.pipe(
@@ -110,14 +114,19 @@ export function toResult<Output = unknown>(): OperatorFunction<AgentEvent, RunRe
 
 /**
  * Runs a run to its end and resolves with its result; rejects with the run's error (or
- * `NoRunResultError` when it completed without `agent-end`).
+ * `NoRunResultError` when it completed without `agent-end`). The output's type comes from the
+ * run: `runResult(runAgent({ …, output: schema }))` gives `output` the schema's type.
  *
  * @param run$ A run, e.g. `runAgent(config)`.
  * @return A Promise of the run's `RunResult`.
  *
  * @example
  * const { text, usage } = await runResult(runAgent({ model, prompt: 'What is 2 + 2?' }));
+ * const { output } = await runResult(runAgent({ model, prompt, output: z.object({ city: z.string() }) }));
+ * console.log(output?.city); // string | undefined
  */
-export function runResult<Output = unknown>(run$: Observable<AgentEvent>): Promise<RunResult<Output>> {
+export function runResult<Output = unknown>(
+  run$: Observable<AgentEvent | AgentEventOf<Output>>,
+): Promise<RunResult<Output>> {
   return lastValueFrom(run$.pipe(toResult<Output>()));
 }

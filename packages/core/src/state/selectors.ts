@@ -33,11 +33,16 @@ export function selectUsage(): OperatorFunction<AgentState, Usage> {
 }
 
 /**
- * The ids of the running tool calls, on change only.
+ * The ids of the running tool calls, on change only: a list with the same ids in the same order
+ * is not emitted again, even when the fold made a new array for it.
  *
  * @example
  * state$.pipe(selectPendingTools()).subscribe((ids) => spinner.toggle(ids.length > 0));
  */
 export function selectPendingTools(): OperatorFunction<AgentState, readonly string[]> {
-  return selectState((s) => s.pendingToolCalls);
+  return (state$) =>
+    state$.pipe(
+      map((s) => s.pendingToolCalls),
+      distinctUntilChanged((a, b) => a.length === b.length && a.every((id, i) => id === b[i])),
+    );
 }

@@ -188,6 +188,38 @@ describe('selectors emit on change only', () => {
     expect(await usages$).toHaveLength(1);
     expect(await pending$).toHaveLength(1);
   });
+
+  it('selectPendingTools skips a new array with the same ids (the fold makes one on agent-start and tool-end)', async () => {
+    const states = new Subject<AgentState>();
+    const pending$ = states.pipe(selectPendingTools(), toArray()).toPromise();
+    let s = initialAgentState();
+    const fold = (event: Parameters<typeof reduceAgentState>[1]) =>
+      states.next((s = reduceAgentState(s, event)));
+    states.next(s);
+    fold({ type: 'agent-start', runId: 'r1' });
+    fold({ type: 'turn-start', step: 1 });
+    fold({ type: 'tool-start', toolCallId: 'a', toolName: 'echo', args: {} });
+    fold({ type: 'tool-start', toolCallId: 'b', toolName: 'echo', args: {} });
+    fold({
+      type: 'tool-end',
+      toolCallId: 'a',
+      toolName: 'echo',
+      args: {},
+      result: { content: [], isError: false },
+      isError: false,
+    });
+    fold({
+      type: 'tool-end',
+      toolCallId: 'b',
+      toolName: 'echo',
+      args: {},
+      result: { content: [], isError: false },
+      isError: false,
+    });
+    fold({ type: 'agent-start', runId: 'r2' });
+    states.complete();
+    expect(await pending$).toEqual([[], ['a'], ['a', 'b'], ['b'], []]);
+  });
 });
 
 describe('folding a long streamed message stays linear', () => {

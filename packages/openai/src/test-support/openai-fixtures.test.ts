@@ -41,6 +41,22 @@ export async function streamError(stream$: Observable<unknown>): Promise<unknown
   throw new Error('expected the stream to fail, it completed');
 }
 
+/**
+ * A gate a server step waits on (`{ until: gate.opened }`) until the test has seen, on the
+ * client, the event it needs: a stream is cut or stalled after the client read what was sent,
+ * whatever the machine's load, never after a guessed delay.
+ */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Resolves on the first turn of the event loop where `condition()` holds (no fixed delay). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The `finish` event of a list of events. */
 export function finishOf(events: ModelEvent[]): Extract<ModelEvent, { type: 'finish' }> {
   const finish = events.find((e) => e.type === 'finish');
