@@ -11,6 +11,7 @@ const NODE_ONLY = [
   'recordedStream',
   'secretLeaks',
   'startPostgres',
+  'startRateLimitedProvider',
   'startSseTestServer',
 ];
 

@@ -30,3 +30,12 @@ export { latencyMs, scheduledTool, virtualTool } from './virtual-tool.js';
 export type { Latency, VirtualToolDefinition } from './virtual-tool.js';
 export { assertTimeline, explainTimeline, TimelineMismatchError } from './timeline-report.js';
 export type { PostgresServer, StartPostgresOptions } from './postgres-server.js';
+export { acceleratedScheduler } from './accelerated-scheduler.js';
+export type {
+  FakeProviderLogEntry,
+  FakeProviderRequest,
+  RateLimitedProvider,
+  RateLimitedProviderOptions,
+} from './rate-limited-provider.js';
+export { countInputTokens } from './provider-wire.js';
+export type { FakeAnswer, FakeProtocol } from './provider-wire.js';
