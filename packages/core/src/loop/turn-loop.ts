@@ -129,6 +129,8 @@ export function turnLoop(
           },
           error: (error: unknown) => subscriber.error(error),
           complete: () => {
+            // Calls of eager tools that no executeTools() adopted end with the pass.
+            result?.eager?.abandon();
             let decision;
             try {
               if (onSnapshot && result) onSnapshot(result.snapshot());

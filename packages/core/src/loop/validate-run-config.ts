@@ -11,6 +11,7 @@ import {
   OPTION_RULES,
 } from '../config/option-rules.js';
 import { checkDeferredTools } from '../tools/deferred-check.js';
+import { checkEagerFlag } from '../tools/eager-flag.js';
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;
@@ -39,7 +40,7 @@ function checkStopWhen(value: unknown): void {
   checkArray('stopWhen', value, 'a stop condition (a function) or an array of them', checkFunction);
 }
 
-function checkTools(value: unknown): void {
+function checkTools(value: unknown, approvalRequired: unknown): void {
   checkArray('tools', value, 'an array of tools made with tool({...})');
   if (!Array.isArray(value)) return;
   value.forEach((item: unknown, i) => {
@@ -49,6 +50,9 @@ function checkTools(value: unknown): void {
     checkNumber(`tools[${i}].timeoutMs${label}`, timeoutMs, OPTION_RULES.timeoutMs);
   });
   checkDeferredTools(value);
+  const required = Array.isArray(approvalRequired) ? approvalRequired : [];
+  for (const item of value as unknown[])
+    if (typeof item === 'object' && item !== null) checkEagerFlag(item, required as unknown[]);
 }
 
 /**
@@ -86,7 +90,7 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkStopWhen(c.stopWhen);
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);
-  checkTools(c.tools);
+  checkTools(c.tools, c.approvalRequired);
   checkPrices(c.prices);
   checkGuardrailConfig(c);
 }

@@ -12,6 +12,7 @@ import type { Message } from '../messages/types.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { buildRequest } from './build-request.js';
 import type { LlmStepOptions } from './llm-step.js';
+import { EagerCalls, hasEagerTools } from './eager-calls.js';
 import { modelAttempt } from './model-attempt.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
@@ -34,7 +35,8 @@ function retryEvent(attempt: number, delayMs: number, error: unknown): AgentEven
  * The model call of one turn with its retries: each attempt is a `modelAttempt` over a fresh
  * request snapshot; a retryable failure emits `retry`, waits on the scheduler and tries again;
  * a context overflow goes once to the turn's `recoverOverflow`; anything else fails with a
- * typed error (`RetriesExhaustedError` once `maxRetries` is spent).
+ * typed error (`RetriesExhaustedError` once `maxRetries` is spent). Calls of eager tools start
+ * as their arguments complete; a failed attempt aborts its own before its `retry` event.
  *
  * @example
  * callModel(turn, turn.run.model, turn.modelMessages, {}).subscribe((item) => console.log(item.type));
@@ -46,6 +48,8 @@ export function callModel(
   options: LlmStepOptions,
 ): Observable<LoopItem> {
   const { settings, scheduler } = turn.run;
+  // Calls of eager tools started while a message streams; a failed attempt drops its own.
+  const eager = hasEagerTools(turn) ? new EagerCalls(turn) : undefined;
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const backoff = options.retryBackoff ?? settings.retryBackoff;
   // What follows a failed attempt: a recovered context, a retry after its delay, or the error.
@@ -97,7 +101,7 @@ export function callModel(
     recovered: boolean,
     base: Turn,
   ): Observable<LoopItem> =>
-    defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
+    defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request), eager)).pipe(
       catchError((error: unknown) => onFailure(error, attemptNo, messages, failures, recovered, base)),
     );
   // The first attempt is subscribed as it is (most calls succeed): only a failure builds the
@@ -110,7 +114,7 @@ export function callModel(
     });
     let first: Observable<LoopItem>;
     try {
-      first = modelAttempt(turn, model, buildRequest(turn, context, options.request));
+      first = modelAttempt(turn, model, buildRequest(turn, context, options.request), eager);
     } catch (error) {
       subscriber.error(error);
       return;

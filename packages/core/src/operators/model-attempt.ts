@@ -9,6 +9,7 @@ import { MessageBuilder } from '../model/message-builder.js';
 import type { ModelEvent } from '../model/model-event.js';
 import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
+import type { EagerCalls } from './eager-calls.js';
 
 /** Where the run keeps the models it already warned about as unpriced (one warning each). */
 const UNPRICED = 'prices.unpriced';
@@ -20,20 +21,34 @@ const UNPRICED = 'prices.unpriced';
  * with the message. A stream that completes without `finish` errors with
  * `PartialStreamError`. The stream is subscribed through RxJS's own subscriber, so whatever a
  * misbehaving stream sends after it completed or failed is ignored; events after `finish` are
- * ignored too.
+ * ignored too. With `eager`, a call to an eager tool starts when its arguments are complete (its
+ * `tool-start` among the deltas); a failed or cut attempt aborts those calls, a complete one
+ * hands them on with its turn.
  *
  * @example
  * modelAttempt(turn, model, buildRequest(turn, turn.modelMessages)).subscribe((item) => console.log(item.type));
  */
-export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest): Observable<LoopItem> {
+export function modelAttempt(
+  turn: Turn,
+  model: ChatModel,
+  request: ChatRequest,
+  eager?: EagerCalls,
+): Observable<LoopItem> {
   return new Observable<LoopItem>((subscriber) => {
     const builder = new MessageBuilder(model.provider, model.modelId, turn.run.scheduler.now());
     let started = false;
+    let released = false;
     let finished: Partial<AssistantMessage> | undefined;
     const start = () => {
       started = true;
       subscriber.next({ type: 'message-start', message: builder.message });
     };
+    // A failed attempt's eager calls are aborted before the failure goes on (a retry follows it).
+    const fail = (error: unknown) => {
+      eager?.drop();
+      subscriber.error(error);
+    };
+    eager?.open(subscriber);
     model.stream(request).subscribe(
       chainedObserver<ModelEvent>(subscriber, {
         next: (event: ModelEvent) => {
@@ -47,15 +62,16 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
             if (!started) start();
             const delta = builder.apply(event);
             if (delta) subscriber.next({ type: 'message-update', message: builder.message, delta });
+            if (eager && (event.type === 'toolcall-start' || event.type === 'toolcall-end')) eager.see(event);
           } catch (error) {
             // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
-            subscriber.error(error);
+            fail(error);
           }
         },
-        error: (error: unknown) => subscriber.error(error),
+        error: (error: unknown) => fail(error),
         complete: () => {
           if (!finished) {
-            subscriber.error(
+            fail(
               new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
                 partial: builder.message,
                 provider: model.provider,
@@ -72,7 +88,7 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
               turn.step,
             );
           } catch (error) {
-            subscriber.error(error);
+            fail(error);
             return;
           }
           const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
@@ -82,13 +98,22 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
             ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced])
             : turn;
           if (!started) start();
+          released = true;
+          let next = withLengthRecovery(base, message);
+          // The calls started early go on with the turn, to `executeTools`.
+          if (eager?.release()) next = next.withEagerCalls(eager);
           if (priced.warning) subscriber.next(priced.warning);
           subscriber.next({ type: 'message-end', message });
-          subscriber.next(withLengthRecovery(base, message));
+          subscriber.next(next);
           subscriber.complete();
         },
       }),
     );
+    // Cut before its message was complete: its eager calls are aborted.
+    if (!eager) return undefined;
+    return () => {
+      if (!released) eager.drop();
+    };
   });
 }
 

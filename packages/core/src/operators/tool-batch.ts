@@ -25,6 +25,8 @@ import { chainedObserver } from '../util/chained-observer.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 import { finishBatch, PROMISE_WARNED, SKIPPED_FOR_STEERING_TEXT, type BatchState } from './finish-batch.js';
 import { runToolCall } from './run-tool-call.js';
+import { adoptEagerCalls } from './eager-adoption.js';
+import { toolCallEnv } from './tool-call-env.js';
 import { addSpent } from '../state/spent-usage.js';
 import { toolGuardEnv } from './tool-guard-env.js';
 
@@ -99,6 +101,14 @@ export function runToolBatch(
       if (event.type === 'subrun') batch.subrunUsage = addSpent(batch.subrunUsage, event.event);
       subscriber.next(event);
     };
+    // The calls the model call started early (eager tools): adopted, never run twice.
+    const early = adoptEagerCalls(turn, calls, options, guard, progress);
+    if (turn.eager) {
+      const eager = turn.eager;
+      subscriber.add(() => eager.abandon());
+      if (eager.spent) batch.subrunUsage = eager.spent;
+      batch.promiseWarned ||= eager.promiseWarned;
+    }
     const onPromise = (toolName: string): void => {
       if (batch.promiseWarned) return;
       const warning = promiseToolWarning(run.scheduler, toolName);
@@ -145,29 +155,14 @@ export function runToolBatch(
     const callOf = (i: number): Observable<CallItem> => {
       const call = calls[i] as ToolCallPart;
       const tool = turn.tools.get(call.name);
-      if (maxToolErrors > 0 && (batch.toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
-        const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
-        return of({ type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
+      let call$ = early?.[i];
+      if (!call$) {
+        if (maxToolErrors > 0 && (batch.toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
+          const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
+          return of({ type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
+        }
+        call$ = runToolCall(toolCallEnv(turn, call, options, guard, { progress, onPromise }));
       }
-      const call$ = runToolCall({
-        runId: run.runId,
-        call,
-        tool,
-        tools: turn.tools,
-        scheduler: run.scheduler,
-        messages: turn.messages,
-        timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? defaults.timeoutMs,
-        approvalRequired: (options.approvalRequired ?? defaults.approvalRequired).includes(call.name),
-        approver: options.approver ?? defaults.approver,
-        ...(defaults.elicit ? { elicit: defaults.elicit } : {}),
-        toolGate: options.toolGate ?? defaults.toolGate,
-        middlewares: options.middlewares ?? defaults.middlewares,
-        ...(guard ? { guard } : {}),
-        progress,
-        onPromise,
-        lineage: run.lineage,
-        ...(defaults.toolScope ? { toolScope: defaults.toolScope } : {}),
-      });
       return tool?.interrupt === 'cancel' && interruptQueues.length > 0
         ? cancellable(call$, interrupted$)
         : call$;
@@ -176,12 +171,14 @@ export function runToolBatch(
     // One call: its tool-start, its events, its tool-end (nothing when a steering message came first).
     const runOne = (i: number): Observable<AgentEvent> =>
       new Observable<AgentEvent>((s) => {
-        if (steered()) {
+        const started = early?.[i] !== undefined; // its tool-start came during the model call
+        if (!started && steered()) {
           s.complete(); // left for the skipped results at the end
           return;
         }
         const call = calls[i] as ToolCallPart;
-        s.next({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
+        if (!started)
+          s.next({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
         if (s.closed) return; // the subscriber left from inside its `next`: the tool never starts
         callOf(i).subscribe(
           chainedObserver<CallItem>(s, {
