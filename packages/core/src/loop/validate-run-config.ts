@@ -1,4 +1,5 @@
 import { checkPrices } from '../cost/check-prices.js';
+import { checkMaxBudget } from '../config/check-max-budget.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../turn/run-config.js';
 import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
@@ -92,5 +93,6 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkToolHooks('', c);
   checkTools(c.tools, c.approvalRequired);
   checkPrices(c.prices);
+  checkMaxBudget(c.maxBudgetUsd, config.model, config.prices);
   checkGuardrailConfig(c);
 }
