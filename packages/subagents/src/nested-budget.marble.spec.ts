@@ -9,7 +9,14 @@ import {
   type ToolResultMessage,
 } from '@rxagent/core';
 import type { AgentEndEvent } from '@rxagent/core/events';
-import { createTestScheduler, marbleModel, textTurn, toolCallTurn } from '@rxagent/testing';
+import {
+  collectEvents,
+  createTestScheduler,
+  marbleModel,
+  scriptedModel,
+  textTurn,
+  toolCallTurn,
+} from '@rxagent/testing';
 import { timer, map } from 'rxjs';
 import { z } from 'zod';
 import { subagentTool } from './subagent-tool.js';
@@ -175,6 +182,34 @@ describe('budgets that nest (subagents, virtual time)', () => {
     });
     expect(end.usage.costUsd).toBeCloseTo(0.7, 10);
     expect(scoutRequests).toBe(2);
+  });
+
+  it("synchronous models and tools: the stop comes inside the sub-run's own emission, and nothing of it runs after", async () => {
+    const ran: string[] = [];
+    const noop = tool({
+      name: 'noop',
+      description: 'noop',
+      parameters: z.object({ n: z.number() }),
+      execute: ({ n }) => {
+        ran.push(`noop${n}`);
+        return 'ok';
+      },
+    });
+    const step = (n: number) => toolCallTurn({ name: 'noop', args: { n } }, spend(400));
+    const scout = scriptedModel([step(1), step(2), step(3), step(4), textTurn('done')]);
+    const subagent = subagentTool({ agents: { scout: { description: 'S', model: scout, tools: [noop] } } });
+    const parent = scriptedModel([
+      toolCallTurn({ name: 'subagent', args: { agent: 'scout', task: 'dig' } }, spend(100)),
+      textTurn('never asked'),
+    ]);
+    const events = await collectEvents(
+      runAgent({ model: parent, tools: [subagent], prompt: 'Go', stopWhen: tokenBudget(1000) }),
+    );
+    const end = events.at(-1) as AgentEndEvent;
+    expect(end).toMatchObject({ type: 'agent-end', reason: 'token-limit', usage: { totalTokens: 1300 } });
+    expect(ran).toEqual(['noop1', 'noop2']);
+    expect(scout.requests).toHaveLength(3);
+    expect(parent.requests).toHaveLength(1);
   });
 
   it('refuses maxBudgetUsd for a model without a price, and a cap that is not a positive number', () => {

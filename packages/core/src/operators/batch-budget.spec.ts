@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { map, timer } from 'rxjs';
-import { createTestScheduler, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
+import { map, Observable, timer } from 'rxjs';
+import {
+  assistantMessage,
+  createTestScheduler,
+  scriptedModel,
+  textTurn,
+  toolCallTurn,
+} from '@rxagent/testing';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { contentText } from '../messages/message-helpers.js';
 import type { ToolResultMessage } from '../messages/types.js';
@@ -88,6 +94,38 @@ describe('budgets checked while the calls run', () => {
     expect(end).toMatchObject({ reason: 'steps-limit', usage: { totalTokens: 900 } });
     expect(started).toEqual(['costly', 'slow1', 'slow2']);
     expect(aborted).toEqual([]);
+  });
+
+  it('a synchronous Observable tool reporting sub-run spending stops inside its own emission (nothing after the stop)', () => {
+    const reported: number[] = [];
+    const spender = tool({
+      name: 'spender',
+      description: 'runs a synchronous sub-run of 4 steps of 400 tokens',
+      parameters: z.object({}),
+      execute: (_a, ctx) =>
+        new Observable<string>((subscriber) => {
+          for (let step = 1; step <= 4 && !subscriber.closed; step++) {
+            reported.push(step);
+            const message = {
+              ...assistantMessage([{ type: 'text', text: `step ${step}` }]),
+              usage: usage(400),
+            };
+            ctx.emitSubrun?.({ agent: 'inner', runId: 'inner-1' }, { type: 'message-end', message });
+          }
+          subscriber.next('all steps');
+          subscriber.complete();
+        }),
+    });
+    const model = scriptedModel([
+      toolCallTurn({ name: 'spender', args: {} }, { usage: { inputTokens: 100, outputTokens: 0 } }),
+      textTurn('done'),
+    ]);
+    let end: AgentEndEvent | undefined;
+    runAgent({ model, tools: [spender], prompt: 'go', stopWhen: tokenBudget(1000) }).subscribe((e) => {
+      if (e.type === 'agent-end') end = e;
+    });
+    expect(reported).toEqual([1, 2, 3]);
+    expect(end).toMatchObject({ reason: 'token-limit', usage: { totalTokens: 1300 } });
   });
 
   it('marks budgets, and or / and of budgets only, as checked mid-step', () => {
