@@ -12,6 +12,8 @@ import { contextRows } from './context-rows.js';
 import { benchDeferredTools, deferredToolsRows } from './deferred-tools-bench.js';
 import { benchDurable, type DurableResult } from './durable-bench.js';
 import { durableRows } from './durable-rows.js';
+import { benchEager } from './eager-bench.js';
+import { eagerRows } from './eager-rows.js';
 import { benchLimits } from './limits-bench.js';
 import { limitsRows } from './limits-rows.js';
 import { asyncStreamingRows, streamingRows } from './targets.js';
@@ -136,6 +138,14 @@ const BENCHMARKS = {
     );
     raw.limits = result;
     rows.push(...limitsRows(result));
+  },
+  eager: async (rows: Row[], raw: Record<string, unknown>) => {
+    const result = await timed(
+      'eager tools: a 1,000 ms model step with three 300 ms tools, virtual time',
+      () => Promise.resolve(benchEager()),
+    );
+    raw.eager = result;
+    rows.push(...eagerRows(result));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

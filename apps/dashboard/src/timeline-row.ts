@@ -69,6 +69,26 @@ export function endOpenRows(state: RowState, t: number, status: TimelineRow['sta
 }
 
 /**
+ * Ends the row of a tool call that was dropped at `t` (an eager call of a model call that is
+ * retried) as cancelled, with a mark saying why, under a new id: the retried call may use its
+ * call id again.
+ *
+ * @example
+ * dropRow(byId, state, 420, 1); // tool-a → tool-a-dropped-1
+ */
+export function dropRow(byId: Map<string, RowState>, state: RowState, t: number, n: number): void {
+  state.row.marks.push({
+    at: t,
+    kind: 'retry',
+    text: 'dropped: the model call that asked for it is retried',
+  });
+  endOpenRows(state, t, 'cancelled');
+  byId.delete(state.row.id);
+  state.row.id = `${state.row.id}-dropped-${n}`;
+  byId.set(state.row.id, state);
+}
+
+/**
  * The figures of a usage record as a row shows them.
  *
  * @example

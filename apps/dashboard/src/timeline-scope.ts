@@ -7,7 +7,7 @@ import {
 } from '@rxagent/core';
 import { spentUsage } from '@rxagent/core/provider';
 import { clipText } from './text-limits.js';
-import { closeOpen, endOpenRows, newRow, type RowState } from './timeline-row.js';
+import { closeOpen, dropRow, endOpenRows, newRow, type RowState } from './timeline-row.js';
 import { summarizeArgs } from './value-summary.js';
 
 /**
@@ -29,6 +29,9 @@ export class TimelineScope {
   /** The model row that waited while a summary call ran: it starts again after the call. */
   private deferred = false;
   private pending: AgentMessage[] = [];
+  /** Tool calls started while the model call streamed (eager tools): a retry drops them. */
+  private early: string[] = [];
+  private dropped = 0;
   private summaries = 0;
   private readonly prefix: string;
   private readonly depth: number;
@@ -60,6 +63,7 @@ export class TimelineScope {
     switch (event.type) {
       case 'turn-start':
         this.step = event.step;
+        this.early = [];
         this.model = undefined;
         this.deferred = false;
         this.modelRow(t);
@@ -73,10 +77,13 @@ export class TimelineScope {
         return;
       }
       case 'retry':
+        this.dropEarly(t);
         return this.retry(this.summary ?? this.modelRow(t), event, t);
       case 'message-end':
         return this.messageEnd(event.message, event, t);
       case 'tool-start':
+        // An eager call starts while the model still streams: its row runs beside the model's.
+        if (this.model) this.early.push(event.toolCallId);
         return this.toolStart(event.toolCallId, event.toolName, event.args, t);
       case 'approval-request': {
         const row = this.toolRow(event.toolCallId)?.row;
@@ -189,7 +196,17 @@ export class TimelineScope {
     this.pending.push(message);
   }
 
+  /** The model call failed and is retried: the calls it started early were aborted. */
+  private dropEarly(t: number): void {
+    for (const id of this.early) {
+      const state = this.toolRow(id);
+      if (state && state.row.end === undefined) dropRow(this.byId, state, t, ++this.dropped);
+    }
+    this.early = [];
+  }
+
   private endModel(message: AssistantMessage, event: AgentEvent, t: number): void {
+    this.early = [];
     const state = this.modelRow(t);
     const { row } = state;
     closeOpen(row, t);

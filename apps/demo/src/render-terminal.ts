@@ -126,6 +126,15 @@ export class TerminalRenderer implements Observer<AgentEvent> {
       case 'approval-request':
         return this.line('tool', `? ${describeCall(event.toolName, event.args)} waits for approval`);
       case 'retry': {
+        // Calls the failed attempt started early (eager tools) were aborted with it.
+        for (const [id, name] of this.running) {
+          if (this.state.pendingToolCalls.includes(id)) continue;
+          this.running.delete(id);
+          this.line(
+            'tool',
+            this.paint('dim', `  … ${name} dropped: the model call that asked for it is retried`),
+          );
+        }
         const seconds = (event.delayMs / 1000).toFixed(1);
         const why = `${event.error.name}: ${oneLine(event.error.message)}`;
         this.line('tool', this.paint('yellow', `↻ retry ${event.attempt} in ${seconds} s — ${why}`));

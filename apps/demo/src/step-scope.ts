@@ -42,6 +42,8 @@ export class StepScope {
   private summary?: StepRow;
   private deferred = false;
   private readonly tools = new Map<string, StepRow>();
+  /** Tool calls started while the model call streamed (eager tools): a retry drops them. */
+  private early: StepRow[] = [];
 
   constructor(private readonly rows: StepRow[]) {}
 
@@ -55,10 +57,13 @@ export class StepScope {
     switch (event.type) {
       case 'turn-start':
         this.step = event.step;
+        this.early = [];
         this.deferred = false;
         this.model = this.add('model', 'model', t);
         return;
       case 'retry': {
+        for (const early of this.early) endOpen(early, t, 'cancelled');
+        this.early = [];
         const row = this.summary ?? this.model;
         if (!row) return;
         row.retries++;
@@ -77,6 +82,7 @@ export class StepScope {
         const spent = spentUsage(event);
         const message = event.message;
         if (message.role === 'assistant' && this.model) {
+          this.early = [];
           this.model.end = t;
           if (spent) this.model.spent = spent;
           this.model = undefined;
@@ -89,6 +95,8 @@ export class StepScope {
       case 'tool-start': {
         const row = this.add('tool', describeCall(event.toolName, event.args), t);
         this.tools.set(event.toolCallId, row);
+        // An eager call starts while the model still streams.
+        if (this.model) this.early.push(row);
         return;
       }
       case 'approval-request': {

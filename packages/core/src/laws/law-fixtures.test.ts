@@ -65,6 +65,8 @@ export interface Scenario {
   /** `stepCountIs(stopAfter)`. */
   stopAfter: number;
   concurrency: number;
+  /** Every tool is `eager` (its calls start while the model streams). */
+  eager?: boolean;
 }
 
 const VIRTUAL_TOOLS: ToolKind[] = ['sync', 'observable', 'timer'];
@@ -72,11 +74,12 @@ const REAL_TOOLS: ToolKind[] = ['sync', 'observable', 'promise'];
 
 /**
  * Random scenarios: 1–3 tools of random kinds, a model of 1–4 scripted steps each asking for
- * 0–3 calls (past the script it answers with text), sync or async model and tools.
+ * 0–3 calls (past the script it answers with text), sync or async model and tools; with
+ * `eager`, the tools are eager in about half of them.
  */
 export function scenarioArb(
   mode: Mode,
-  options: { maxMs?: number; maxLatencyMs?: number } = {},
+  options: { maxMs?: number; maxLatencyMs?: number; eager?: boolean } = {},
 ): fc.Arbitrary<Scenario> {
   const maxMs = options.maxMs ?? 20;
   const step: fc.Arbitrary<StepSpec> = fc.record({
@@ -102,6 +105,7 @@ export function scenarioArb(
     latencyMs: fc.nat({ max: options.maxLatencyMs ?? 10 }),
     stopAfter: fc.integer({ min: 1, max: 5 }),
     concurrency: fc.constantFrom(1, 2, 8),
+    eager: options.eager ? fc.boolean() : fc.constant(false),
   });
 }
 
@@ -391,6 +395,7 @@ export function lawTools(scenario: Scenario): LawTools {
         name: `t${i}`,
         description: `law tool ${i} (${kind})`,
         parameters,
+        eager: scenario.eager === true,
         execute: ({ n, ms }, ctx): string | Promise<string> | Observable<string> => {
           const execution: Execution = {
             id: ctx.toolCallId,

@@ -58,7 +58,7 @@ interface Case {
 const caseArb = (mode: Mode): fc.Arbitrary<Case> => {
   const maxT = mode === 'virtual' ? 150 : 4;
   return fc.record({
-    scenario: scenarioArb(mode, { maxMs: 40 }),
+    scenario: scenarioArb(mode, { maxMs: 40, eager: true }),
     insertions: fc.array(
       fc.record({
         at: fc.integer({ min: 0, max: 3 }),

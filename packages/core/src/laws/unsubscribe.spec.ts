@@ -124,10 +124,10 @@ async function checkUnsubscribe(scenario: Scenario, cut: Cut): Promise<void> {
 describe('Rx law 3: unsubscribe means stop, at any moment', () => {
   for (const mode of ['virtual', 'real'] as const) {
     it(
-      `take(n), first(), takeWhile, unsubscribe inside next or at any time stop everything (${mode} time)`,
+      `take(n), first(), takeWhile, unsubscribe inside next or at any time stop everything, eager calls too (${mode} time)`,
       async () => {
         await fc.assert(
-          fc.asyncProperty(scenarioArb(mode, { maxMs: 50 }), cutArb(mode), checkUnsubscribe),
+          fc.asyncProperty(scenarioArb(mode, { maxMs: 50, eager: true }), cutArb(mode), checkUnsubscribe),
           lawParams(mode === 'virtual' ? 100 : 40, mode === 'virtual' ? 2_000 : 400),
         );
       },

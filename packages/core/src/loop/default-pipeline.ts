@@ -4,16 +4,13 @@ import { executeTools } from '../operators/execute-tools.js';
 import { stopWhen } from '../operators/stop-when.js';
 import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
 import type { LoopOperator } from '../turn/loop-item.js';
+import { runStopConditions } from '../stop/run-stop-conditions.js';
 import { guardedModelCall, outputGuardOf, withConfigGuardrails } from './guardrail-pipeline.js';
-
-function stopConditions(config: RunAgentConfig) {
-  return config.stopWhen === undefined ? [] : [config.stopWhen].flat();
-}
 
 /**
  * The loop body `runAgent` uses without `pipeline`: `compactContext` (with a
  * `contextManager`) → `llmStep` (inside `inputGuard` with `inputGuardrails`) → `executeTools`
- * → `outputGuard` (with `outputGuardrails`) → `stopWhen` (with `stopWhen`). Steering,
+ * → `outputGuard` (with `outputGuardrails`) → `stopWhen` (with `stopWhen`, `maxBudgetUsd`). Steering,
  * follow-ups, stop guards and `maxSteps` apply to every pipeline.
  *
  * @example
@@ -26,7 +23,7 @@ export function defaultPipeline(config: RunAgentConfig): Pipeline {
     operators.push(guardedModelCall(config), executeTools());
     const guard = outputGuardOf(config);
     if (guard) operators.push(guard);
-    const conditions = stopConditions(config);
+    const conditions = runStopConditions(config);
     if (conditions.length > 0) operators.push(stopWhen(conditions));
     return operators.reduce((stream$, operator) => operator(stream$), turn$);
   };
@@ -46,7 +43,7 @@ export function resolvePipeline(config: RunAgentConfig): Pipeline {
         'in it before llmStep() and remove contextManager from the config.',
     );
   }
-  const conditions = stopConditions(config);
+  const conditions = runStopConditions(config);
   if (conditions.length === 0) return custom;
   return (turn$) => stopWhen(conditions)(custom(turn$));
 }

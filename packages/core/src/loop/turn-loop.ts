@@ -171,6 +171,8 @@ class Pass implements ChainHandlers<LoopItem> {
   complete(): void {
     const { loop, result } = this;
     const subscriber = loop.subscriber;
+    // Calls of eager tools that no executeTools() adopted end with the pass.
+    result?.eager?.abandon();
     let decision;
     try {
       if (loop.onSnapshot && result) loop.onSnapshot(result.snapshot());

@@ -1,4 +1,5 @@
 import { checkPrices } from '../cost/check-prices.js';
+import { checkMaxBudget } from '../config/check-max-budget.js';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { RunAgentConfig } from '../turn/run-config.js';
 import { checkGuardrailConfig } from '../guardrails/check-guardrail-config.js';
@@ -11,6 +12,7 @@ import {
   OPTION_RULES,
 } from '../config/option-rules.js';
 import { checkDeferredTools } from '../tools/deferred-check.js';
+import { checkEagerFlag } from '../tools/eager-flag.js';
 
 function checkSignal(value: unknown): void {
   if (value === undefined) return;
@@ -39,7 +41,7 @@ function checkStopWhen(value: unknown): void {
   checkArray('stopWhen', value, 'a stop condition (a function) or an array of them', checkFunction);
 }
 
-function checkTools(value: unknown): void {
+function checkTools(value: unknown, approvalRequired: unknown): void {
   checkArray('tools', value, 'an array of tools made with tool({...})');
   if (!Array.isArray(value)) return;
   value.forEach((item: unknown, i) => {
@@ -49,6 +51,9 @@ function checkTools(value: unknown): void {
     checkNumber(`tools[${i}].timeoutMs${label}`, timeoutMs, OPTION_RULES.timeoutMs);
   });
   checkDeferredTools(value);
+  const required = Array.isArray(approvalRequired) ? approvalRequired : [];
+  for (const item of value as unknown[])
+    if (typeof item === 'object' && item !== null) checkEagerFlag(item, required as unknown[]);
 }
 
 /**
@@ -86,7 +91,8 @@ export function validateRunConfig(config: RunAgentConfig): void {
   checkStopWhen(c.stopWhen);
   checkOneOf('steeringMode', c.steeringMode, ['interrupt', 'after-turn']);
   checkToolHooks('', c);
-  checkTools(c.tools);
+  checkTools(c.tools, c.approvalRequired);
   checkPrices(c.prices);
+  checkMaxBudget(c.maxBudgetUsd, config.model, config.prices);
   checkGuardrailConfig(c);
 }

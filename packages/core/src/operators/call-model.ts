@@ -24,6 +24,7 @@ import type { Message } from '../messages/types.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { buildRequest } from './build-request.js';
 import type { LlmStepOptions } from './llm-step.js';
+import { EagerCalls, hasEagerTools } from './eager-calls.js';
 import { modelAttempt } from './model-attempt.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
@@ -46,7 +47,8 @@ function retryEvent(attempt: number, delayMs: number, error: unknown): AgentEven
  * The model call of one turn with its retries: each attempt is a `modelAttempt` over a fresh
  * request snapshot; a retryable failure emits `retry`, waits on the scheduler and tries again;
  * a context overflow goes once to the turn's `recoverOverflow`; anything else fails with a
- * typed error (`RetriesExhaustedError` once `maxRetries` is spent).
+ * typed error (`RetriesExhaustedError` once `maxRetries` is spent). Calls of eager tools start
+ * as their arguments complete; a failed attempt aborts its own before its `retry` event.
  *
  * @example
  * callModel(turn, turn.run.model, turn.modelMessages, {}).subscribe((item) => console.log(item.type));
@@ -60,15 +62,20 @@ export function callModel(
   // The first attempt is subscribed as it is (most calls succeed): only a failure builds the
   // chain of retries.
   return new Observable<LoopItem>((subscriber) => {
+    // Calls of eager tools started while a message streams; a failed attempt drops its own.
+    const eager = hasEagerTools(turn) ? new EagerCalls(turn) : undefined;
     let first: Observable<LoopItem>;
     try {
-      first = modelAttempt(turn, model, buildRequest(turn, context, options.request));
+      first = modelAttempt(turn, model, buildRequest(turn, context, options.request), eager);
     } catch (error) {
       subscriber.error(error);
       return;
     }
     first.subscribe(
-      chainedObserver<LoopItem>(subscriber, new FirstAttempt(subscriber, turn, model, context, options)),
+      chainedObserver<LoopItem>(
+        subscriber,
+        new FirstAttempt(subscriber, turn, model, context, options, eager),
+      ),
     );
   });
 }
@@ -81,6 +88,7 @@ class FirstAttempt implements ChainHandlers<LoopItem> {
     private readonly model: ChatModel,
     private readonly context: readonly Message[],
     private readonly options: LlmStepOptions,
+    private readonly eager: EagerCalls | undefined,
   ) {}
 
   next(item: LoopItem): void {
@@ -89,7 +97,14 @@ class FirstAttempt implements ChainHandlers<LoopItem> {
 
   error(error: unknown): void {
     const subscriber = this.subscriber;
-    retries(this.turn, this.model, this.options)(error, 1, this.context, [], false, this.turn).subscribe(
+    retries(this.turn, this.model, this.options, this.eager)(
+      error,
+      1,
+      this.context,
+      [],
+      false,
+      this.turn,
+    ).subscribe(
       chainedObserver<LoopItem>(subscriber, {
         next: (item) => subscriber.next(item),
         error: (e: unknown) => subscriber.error(e),
@@ -113,7 +128,12 @@ type OnFailure = (
 ) => Observable<LoopItem>;
 
 /** What follows a failed attempt: a recovered context, a retry after its delay, or the error. */
-function retries(turn: Turn, model: ChatModel, options: LlmStepOptions): OnFailure {
+function retries(
+  turn: Turn,
+  model: ChatModel,
+  options: LlmStepOptions,
+  eager: EagerCalls | undefined,
+): OnFailure {
   const { settings, scheduler } = turn.run;
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const backoff = options.retryBackoff ?? settings.retryBackoff;
@@ -165,7 +185,7 @@ function retries(turn: Turn, model: ChatModel, options: LlmStepOptions): OnFailu
     recovered: boolean,
     base: Turn,
   ): Observable<LoopItem> =>
-    defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request))).pipe(
+    defer(() => modelAttempt(base, model, buildRequest(base, messages, options.request), eager)).pipe(
       catchError((error: unknown) => onFailure(error, attemptNo, messages, failures, recovered, base)),
     );
   return onFailure;

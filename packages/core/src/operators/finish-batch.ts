@@ -1,6 +1,6 @@
 import type { AgentStop } from '../errors/agent-stop.js';
 import { GuardrailStop } from '../guardrails/guardrail-stop.js';
-import { stopSignal } from '../events/stop-signal.js';
+import { stopSignal, type StopSignal } from '../events/stop-signal.js';
 import type { ToolCallPart, ToolResultMessage, Usage } from '../messages/types.js';
 import type { CallSettled } from '../tools/call-settled.js';
 import { errorToolResult } from '../tools/tool-output.js';
@@ -31,13 +31,15 @@ export interface BatchState {
   promiseWarned: boolean;
   /** What sub-runs the calls started have spent so far. */
   subrunUsage?: Usage;
+  /** The run's budget that said stop while the calls ran (see `watchBudgets`). */
+  budgetStop?: StopSignal;
 }
 
 /**
  * The end of a batch: a skipped result (with its `tool-start` / `tool-end`) for each call never
  * started, the results' `message-start` / `message-end` in call order, then the turn with the
- * results — stopped when a tool threw `AgentStop` or a guardrail tripped, or when every call was
- * rejected.
+ * results — stopped when a tool threw `AgentStop` or a guardrail tripped, when a budget said stop
+ * while the calls ran, or when every call was rejected.
  *
  * @example
  * for (const item of finishBatch(turn, calls, batch)) subscriber.next(item);
@@ -88,6 +90,8 @@ export function finishBatch(turn: Turn, calls: readonly ToolCallPart[], batch: B
         ...(stop.error.context ? { context: stop.error.context } : {}),
       }),
     );
+  } else if (batch.budgetStop) {
+    next = next.withStop(batch.budgetStop);
   } else if (outcomes.every((o) => o?.outcome === 'rejected')) {
     next = next.withStop(stopSignal('rejected', `Every tool call of step ${turn.step} was rejected.`));
   }

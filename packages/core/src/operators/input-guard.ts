@@ -12,6 +12,7 @@ import { isTurn, type LoopItem, type LoopOperator } from '../turn/loop-item.js';
 import type { Turn } from '../turn/turn.js';
 import { contentText } from '../messages/message-helpers.js';
 import type { AgentMessage } from '../messages/types.js';
+import { EAGER_HELD } from './eager-calls.js';
 import { turnOperator } from './turn-operator.js';
 
 /**
@@ -44,12 +45,17 @@ function completesAnswer(item: LoopItem): boolean {
   return isTurn(item) || (item.type === 'message-end' && item.message.role === 'assistant');
 }
 
+/** A held item of the raced call, its turn no longer holding eager calls back. */
+function released(item: LoopItem): LoopItem {
+  return isTurn(item) ? item.withOperatorState(EAGER_HELD, undefined) : item;
+}
+
 /**
  * Checks the run's input (the messages of its first turn) with input guardrails. The blocking
  * ones run first, all at once; if none trips, the turn goes on — through `options.call` when
  * given. `parallel` guardrails race that call: its deltas stream at once, but the finished
- * answer is held until every racing check passed; a trip cuts the model's stream at that
- * moment and nothing of the answer enters the transcript. A trip ends the run with reason
+ * answer is held until every racing check passed (and eager tools do not start early); a trip
+ * cuts the model's stream at that moment and nothing of the answer enters the transcript. A trip ends the run with reason
  * `guardrail` (`StopSignal.source` names it) or, with `onTrip: 'error'`, fails it with
  * `GuardrailTrippedError`. A check that throws trips (fail closed). Later turns pass unchecked.
  *
@@ -94,7 +100,8 @@ export function inputGuard(
         connect((events$) =>
           merge(
             events$,
-            passOn(turn).pipe(
+            // Eager tools wait for the checks: none starts while the answer streams.
+            passOn(turn.withOperatorState(EAGER_HELD, true)).pipe(
               takeUntil(events$.pipe(filter((e) => e.type === 'guardrail-end' && e.outcome === 'tripped'))),
               filter((item) => {
                 if (held) {
@@ -113,7 +120,7 @@ export function inputGuard(
         raced$,
         defer(() => {
           const trip = firstTrip(seen);
-          return trip ? tripped(turn, trip, onTrip) : from(held ?? []);
+          return trip ? tripped(turn, trip, onTrip) : from((held ?? []).map(released));
         }),
       );
     });

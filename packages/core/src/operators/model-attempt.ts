@@ -9,6 +9,7 @@ import { MessageBuilder } from '../model/message-builder.js';
 import type { ModelEvent } from '../model/model-event.js';
 import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
+import type { EagerCalls } from './eager-calls.js';
 
 /** Where the run keeps the models it already warned about as unpriced (one warning each). */
 const UNPRICED = 'prices.unpriced';
@@ -20,16 +21,28 @@ const UNPRICED = 'prices.unpriced';
  * with the message. A stream that completes without `finish` errors with
  * `PartialStreamError`. The stream is subscribed through RxJS's own subscriber, so whatever a
  * misbehaving stream sends after it completed or failed is ignored; events after `finish` are
- * ignored too.
+ * ignored too. With `eager`, a call to an eager tool starts when its arguments are complete (its
+ * `tool-start` among the deltas); a failed or cut attempt aborts those calls, a complete one
+ * hands them on with its turn.
  *
  * @example
  * modelAttempt(turn, model, buildRequest(turn, turn.modelMessages)).subscribe((item) => console.log(item.type));
  */
-export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest): Observable<LoopItem> {
+export function modelAttempt(
+  turn: Turn,
+  model: ChatModel,
+  request: ChatRequest,
+  eager?: EagerCalls,
+): Observable<LoopItem> {
   return new Observable<LoopItem>((subscriber) => {
-    model
-      .stream(request)
-      .subscribe(chainedObserver<ModelEvent>(subscriber, new Attempt(turn, model, subscriber)));
+    const attempt = new Attempt(turn, model, subscriber, eager);
+    eager?.open(subscriber);
+    model.stream(request).subscribe(chainedObserver<ModelEvent>(subscriber, attempt));
+    // Cut before its message was complete: its eager calls are aborted.
+    if (!eager) return undefined;
+    return () => {
+      if (!attempt.released) eager.drop();
+    };
   });
 }
 
@@ -42,11 +55,14 @@ class Attempt implements ChainHandlers<ModelEvent> {
   private builder?: MessageBuilder;
   private finished?: Partial<AssistantMessage>;
   private readonly startedAt: number;
+  /** The message is complete and its eager calls went on with the turn. */
+  released = false;
 
   constructor(
     private readonly turn: Turn,
     private readonly model: ChatModel,
     private readonly subscriber: Subscriber<LoopItem>,
+    private readonly eager?: EagerCalls,
   ) {
     this.startedAt = turn.run.scheduler.now();
   }
@@ -74,13 +90,18 @@ class Attempt implements ChainHandlers<ModelEvent> {
       const builder = this.started();
       const delta = builder.apply(event);
       if (delta) this.subscriber.next({ type: 'message-update', message: builder.message, delta });
+      if (this.eager && (event.type === 'toolcall-start' || event.type === 'toolcall-end')) {
+        this.eager.see(event);
+      }
     } catch (error) {
       // A throw here would escape to RxJS's unhandled-error hook and leave the run hanging.
-      this.subscriber.error(error);
+      this.error(error);
     }
   }
 
+  /** A failed attempt's eager calls are aborted before the failure goes on (a retry follows it). */
   error(error: unknown): void {
+    this.eager?.drop();
     this.subscriber.error(error);
   }
 
@@ -89,7 +110,7 @@ class Attempt implements ChainHandlers<ModelEvent> {
     const streamed =
       this.builder?.message ?? new MessageBuilder(model.provider, model.modelId, this.startedAt).message;
     if (!finished) {
-      subscriber.error(
+      this.error(
         new PartialStreamError(`The ${model.provider} stream ended without a finish event.`, {
           partial: streamed,
           provider: model.provider,
@@ -101,7 +122,7 @@ class Attempt implements ChainHandlers<ModelEvent> {
     try {
       message = finalizeAssistantMessage(finished, streamed, this.startedAt, turn.step);
     } catch (error) {
-      subscriber.error(error);
+      this.error(error);
       return;
     }
     const warned = turn.operatorState<readonly string[]>(UNPRICED) ?? [];
@@ -109,9 +130,13 @@ class Attempt implements ChainHandlers<ModelEvent> {
     message = priced.message;
     const base = priced.unpriced ? turn.withOperatorState(UNPRICED, [...warned, priced.unpriced]) : turn;
     this.started();
+    this.released = true;
+    let next = withLengthRecovery(base, message);
+    // The calls started early go on with the turn, to `executeTools`.
+    if (this.eager?.release()) next = next.withEagerCalls(this.eager);
     if (priced.warning) subscriber.next(priced.warning);
     subscriber.next({ type: 'message-end', message });
-    subscriber.next(withLengthRecovery(base, message));
+    subscriber.next(next);
     subscriber.complete();
   }
 }

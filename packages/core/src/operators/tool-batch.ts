@@ -1,19 +1,4 @@
-import {
-  concat,
-  concatMap,
-  defer,
-  EMPTY,
-  filter,
-  from,
-  merge,
-  mergeMap,
-  Observable,
-  of,
-  startWith,
-  take,
-  takeUntil,
-  tap,
-} from 'rxjs';
+import { concatMap, defer, filter, from, merge, mergeMap, Observable, of, startWith, take } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ToolCallPart } from '../messages/types.js';
 import { flag, type CallItem, type CallSettled } from '../tools/call-settled.js';
@@ -25,6 +10,10 @@ import { chainedObserver } from '../util/chained-observer.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 import { finishBatch, PROMISE_WARNED, SKIPPED_FOR_STEERING_TEXT, type BatchState } from './finish-batch.js';
 import { runToolCall } from './run-tool-call.js';
+import { adoptEagerCalls } from './eager-adoption.js';
+import { toolCallEnv } from './tool-call-env.js';
+import { CANCELLED_FOR_BUDGET_TEXT, watchBudgets } from './batch-budget.js';
+import { cutOff } from './cut-off.js';
 import { addSpent } from '../state/spent-usage.js';
 import { toolGuardEnv } from './tool-guard-env.js';
 
@@ -68,8 +57,10 @@ function groupsOf(turn: Turn, calls: readonly ToolCallPart[]): Group[] {
  * progress, approvals and `tool-end` as they happen (completion order); then the results'
  * `message-start`/`message-end` in call order and the turn with the results. A steering
  * message (interrupt mode) stops starting calls and cancels running `interrupt: 'cancel'`
- * tools; `AgentStop` stops starting calls and ends the run after the turn; the breaker counts
- * consecutive failures per tool. Unsubscribing aborts every running call.
+ * tools; `AgentStop` stops starting calls and ends the run after the turn; a run's budget
+ * (`run.settings.budgets`) that says stop as sub-runs or tools spend stops starting calls, cuts
+ * the running ones and ends the run after the turn; the breaker counts consecutive failures per
+ * tool. Unsubscribing aborts every running call.
  *
  * @example
  * runToolBatch(turn, toolCalls(turn.assistant), { concurrency: 2 }).subscribe((item) => console.log(item.type));
@@ -94,11 +85,23 @@ export function runToolBatch(
     let callsDone = false;
     // Progress may come at any time while the calls run (never after). A sub-run's spending
     // counts in the run's usage as it comes, also when its call times out.
+    // The run's budgets, checked as the calls spend: one that says stop cuts the batch short.
+    const budget = watchBudgets(turn, batch);
     const progress = (event: AgentEvent): void => {
       if (callsDone) return;
-      if (event.type === 'subrun') batch.subrunUsage = addSpent(batch.subrunUsage, event.event);
+      const before = batch.subrunUsage;
+      if (event.type === 'subrun') batch.subrunUsage = addSpent(before, event.event);
       subscriber.next(event);
+      if (batch.subrunUsage !== before) budget?.check();
     };
+    // The calls the model call started early (eager tools): adopted, never run twice.
+    const early = adoptEagerCalls(turn, calls, options, guard, progress);
+    if (turn.eager) {
+      const eager = turn.eager;
+      subscriber.add(() => eager.abandon());
+      if (eager.spent) batch.subrunUsage = eager.spent;
+      batch.promiseWarned ||= eager.promiseWarned;
+    }
     const onPromise = (toolName: string): void => {
       if (batch.promiseWarned) return;
       const warning = promiseToolWarning(run.scheduler, toolName);
@@ -150,47 +153,38 @@ export function runToolBatch(
     const callOf = (i: number): Observable<CallItem> => {
       const call = calls[i] as ToolCallPart;
       const tool = turn.tools.get(call.name);
-      if (maxToolErrors > 0 && (batch.toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
-        const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
-        return of({ type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
+      let call$ = early?.[i];
+      if (!call$) {
+        if (maxToolErrors > 0 && (batch.toolErrors.get(call.name) ?? 0) >= maxToolErrors) {
+          const text = `Tool "${call.name}" disabled after ${maxToolErrors} consecutive errors.`;
+          return of({ type: 'call-settled', result: errorToolResult(text), outcome: 'refused' });
+        }
+        call$ = runToolCall(toolCallEnv(turn, call, options, guard, { progress, onPromise }));
       }
-      const call$ = runToolCall({
-        runId: run.runId,
-        call,
-        tool,
-        tools: turn.tools,
-        scheduler: run.scheduler,
-        messages: turn.messages,
-        timeoutMs: tool?.timeoutMs ?? options.timeoutMs ?? defaults.timeoutMs,
-        approvalRequired: (options.approvalRequired ?? defaults.approvalRequired).includes(call.name),
-        approver: options.approver ?? defaults.approver,
-        ...(defaults.elicit ? { elicit: defaults.elicit } : {}),
-        toolGate: options.toolGate ?? defaults.toolGate,
-        middlewares: options.middlewares ?? defaults.middlewares,
-        ...(guard ? { guard } : {}),
-        progress,
-        onPromise,
-        lineage: run.lineage,
-        ...(defaults.toolScope ? { toolScope: defaults.toolScope } : {}),
-      });
+      if (budget) call$ = cutOff(call$, budget.stopped$, CANCELLED_FOR_BUDGET_TEXT);
       return tool?.interrupt === 'cancel' && interruptQueues.length > 0
-        ? cancellable(call$, interrupted$)
+        ? cutOff(call$, interrupted$, CANCELLED_FOR_STEERING_TEXT)
         : call$;
     };
 
     // One call: its tool-start, its events, its tool-end (nothing when a steering message came first).
     const runOne = (i: number): Observable<AgentEvent> =>
       new Observable<AgentEvent>((s) => {
-        if (steered()) {
+        const started = early?.[i] !== undefined; // its tool-start came during the model call
+        if (!started && steered()) {
           s.complete(); // left for the skipped results at the end
           return;
         }
         const call = calls[i] as ToolCallPart;
-        s.next({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
+        if (!started)
+          s.next({ type: 'tool-start', toolCallId: call.id, toolName: call.name, args: call.args });
         if (s.closed) return; // the subscriber left from inside its `next`: the tool never starts
         callOf(i).subscribe(
           chainedObserver<CallItem>(s, {
-            next: (item) => s.next(item.type === 'call-settled' ? settle(i, item) : item),
+            next: (item) => {
+              s.next(item.type === 'call-settled' ? settle(i, item) : item);
+              if (item.type === 'call-settled' && item.result.usage) budget?.check();
+            },
             error: (error: unknown) => s.error(error),
             complete: () => s.complete(),
           }),
@@ -223,22 +217,4 @@ export function runToolBatch(
       }),
     );
   });
-}
-
-/** A call that a steering message cancels (`interrupt: 'cancel'`) before its outcome. */
-function cancellable(call$: Observable<CallItem>, interrupted$: Observable<unknown>): Observable<CallItem> {
-  const cancelled: CallSettled = {
-    type: 'call-settled',
-    result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
-    outcome: 'refused',
-  };
-  let done = false;
-  return concat(
-    call$.pipe(
-      takeUntil(interrupted$),
-      tap((item) => (done ||= item.type === 'call-settled')),
-    ),
-    // Cut off before its outcome: the steering message cancelled it.
-    defer(() => (done ? EMPTY : of(cancelled))),
-  );
 }

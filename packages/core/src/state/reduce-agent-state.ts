@@ -6,6 +6,7 @@ import { reduceGuardrail } from './reduce-guardrail.js';
 import { endSubruns, reduceSubruns } from './reduce-subrun.js';
 import { spentUsage } from './spent-usage.js';
 import { appendMessages } from './transcript-log.js';
+import { dropRunningTools } from './drop-running-tools.js';
 
 /**
  * A shallow copy of the state, written out field by field: object spread costs ~30x more in
@@ -98,7 +99,9 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
         next.finishedTools = finishedTools;
       }
       if (message.role === 'assistant') {
-        if (message.stopReason !== 'aborted') next.phase = 'step-finished';
+        // Eager calls may have started while it streamed: their tools run on.
+        if (message.stopReason === 'aborted') dropRunningTools(state, next);
+        else next.phase = state.pendingToolCalls.length > 0 ? 'tool-executing' : 'step-finished';
         next.streamingMessage = undefined;
         next.finishedTools = {};
         if (message.usage) next.usage = addUsage(state.usage, message.usage);
@@ -107,8 +110,10 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       return next;
     }
     case 'tool-start':
+      if (state.pendingToolCalls.includes(event.toolCallId)) return state;
       next = copy(state);
-      next.phase = 'tool-executing';
+      // An eager call starts while the model still streams: the phase stays llm-in-flight.
+      if (state.phase !== 'llm-in-flight') next.phase = 'tool-executing';
       next.pendingToolCalls = [...state.pendingToolCalls, event.toolCallId];
       next.activeTools = [
         ...state.activeTools,
@@ -144,10 +149,14 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.pendingApprovals = state.pendingApprovals.filter((a) => a.toolCallId !== event.toolCallId);
       return next;
     case 'retry':
-      next = copy(state);
+      // The failed attempt's eager calls were aborted: they never end.
+      next = dropRunningTools(state, copy(state));
       next.streamingMessage = undefined;
       next.retries = state.retries + 1;
       return next;
+    case 'turn-end':
+      // Nothing runs past its turn (an eager call its message did not keep).
+      return state.pendingToolCalls.length > 0 ? dropRunningTools(state, copy(state)) : state;
     case 'output-update':
       next = copy(state);
       next.output = event.output;
@@ -193,7 +202,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.isRunning = false;
       return next;
     default:
-      // turn-end, summary-update, warning: nothing to fold.
+      // summary-update, warning: nothing to fold.
       return state;
   }
 }

@@ -35,7 +35,7 @@ function phaseAfter(event: SubrunEvent['event'], phase: Phase): Phase {
         ? 'step-finished'
         : phase;
     case 'tool-start':
-      return 'tool-executing';
+      return phase === 'llm-in-flight' ? phase : 'tool-executing'; // an eager call: the model still streams
     case 'agent-end':
       return 'idle';
     default:

@@ -1,6 +1,7 @@
 import { evaluateStopCondition, judgeStopCondition } from './evaluate-stop-condition.js';
 import type { StopCondition } from './stop-condition.js';
 import { stopSignal, type StopSignal } from '../events/stop-signal.js';
+import { isUsageBudget, usageBudget } from './usage-budget.js';
 
 /**
  * Stops when any of the conditions does, with the signal of the first one that does. A
@@ -11,13 +12,14 @@ import { stopSignal, type StopSignal } from '../events/stop-signal.js';
  * stopWhen(or(tokenBudget(50_000), timeBudget(30_000)));
  */
 export function or(...conditions: StopCondition[]): StopCondition {
-  return function or(context) {
+  const combined: StopCondition = function or(context) {
     for (const condition of conditions) {
       const signal = evaluateStopCondition(condition, context);
       if (signal) return signal;
     }
     return undefined;
   };
+  return conditions.length > 0 && conditions.every(isUsageBudget) ? usageBudget(combined) : combined;
 }
 
 /**
@@ -30,7 +32,7 @@ export function or(...conditions: StopCondition[]): StopCondition {
  * stopWhen(and(stepCountIs(3), hasToolCall('finish')));  // reason steps-limit
  */
 export function and(...conditions: StopCondition[]): StopCondition {
-  return function and(context) {
+  const combined: StopCondition = function and(context) {
     let chosen: StopSignal | undefined;
     for (const condition of conditions) {
       const signal = evaluateStopCondition(condition, context);
@@ -39,6 +41,7 @@ export function and(...conditions: StopCondition[]): StopCondition {
     }
     return chosen;
   };
+  return conditions.length > 0 && conditions.every(isUsageBudget) ? usageBudget(combined) : combined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FinishReason, Usage } from '../messages/types.js';
 import type { StopCondition } from './stop-condition.js';
 import { stopSignal } from '../events/stop-signal.js';
+import { usageBudget } from './usage-budget.js';
 
 /**
  * Stops once `count` steps (model calls) are done, with reason `steps-limit`.
@@ -39,13 +40,15 @@ export function hasToolCall(...names: string[]): StopCondition {
 
 /**
  * Stops once the run has used `maxTokens` tokens in total (reason `token-limit`). By default
- * counts `totalTokens`; pass `'input'` or `'output'` to count one side.
+ * counts `totalTokens`; pass `'input'` or `'output'` to count one side. Given in the run's
+ * `stopWhen`, it is also checked while a step's calls run, as sub-runs spend: a sub-run that
+ * spends past it is stopped mid-run (see the core README, "Budgets that nest").
  *
  * @example
  * stopWhen(tokenBudget(100_000));
  */
 export function tokenBudget(maxTokens: number, count: 'total' | 'input' | 'output' = 'total'): StopCondition {
-  return function tokenBudget({ usage }) {
+  return usageBudget(function tokenBudget({ usage }) {
     const used =
       count === 'input' ? usage.inputTokens : count === 'output' ? usage.outputTokens : usage.totalTokens;
     return used >= maxTokens
@@ -54,7 +57,7 @@ export function tokenBudget(maxTokens: number, count: 'total' | 'input' | 'outpu
           source: 'tokenBudget',
         })
       : undefined;
-  };
+  });
 }
 
 /**
@@ -82,7 +85,7 @@ export interface TokenPrices {
  * stopWhen(costBudget(0.5, { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3 }));
  */
 export function costBudget(maxUsd: number, prices?: TokenPrices): StopCondition {
-  return function costBudget({ usage }) {
+  return usageBudget(function costBudget({ usage }) {
     const cost = usage.costUsd ?? (prices ? computedCost(usage, prices) : undefined);
     return cost !== undefined && cost >= maxUsd
       ? stopSignal('token-limit', `Cost limit reached: $${cost.toFixed(4)}/$${maxUsd}`, {
@@ -90,7 +93,7 @@ export function costBudget(maxUsd: number, prices?: TokenPrices): StopCondition 
           source: 'costBudget',
         })
       : undefined;
-  };
+  });
 }
 
 function computedCost(usage: Usage, prices: TokenPrices): number {

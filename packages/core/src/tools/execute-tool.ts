@@ -1,3 +1,4 @@
+import { chainedObserver } from '../util/chained-observer.js';
 import type { Subscription } from 'rxjs';
 import {
   catchError,
@@ -84,29 +85,30 @@ function lastWithProgress(source: Observable<unknown>, ctx: CallContext): Observ
       pending = undefined;
       if (report) ctx.progress(last);
     };
-    const subscription = source.subscribe({
-      next: (value) => {
-        settlePending(true);
-        last = value;
-        pending = ctx.scheduler.schedule(() => {
-          pending = undefined;
-          ctx.progress(value);
-        });
-      },
-      error: (error: unknown) => {
-        settlePending(false);
-        subscriber.error(error);
-      },
-      complete: () => {
-        settlePending(false);
-        subscriber.next(last);
-        subscriber.complete();
-      },
-    });
-    return () => {
-      settlePending(false);
-      subscription.unsubscribe();
-    };
+    // Chained to the subscriber before the source runs: a synchronous source (a sub-run on
+    // synchronous models) cut off from inside its own emission stops at once, not when done.
+    source.subscribe(
+      chainedObserver<unknown>(subscriber, {
+        next: (value) => {
+          settlePending(true);
+          last = value;
+          pending = ctx.scheduler.schedule(() => {
+            pending = undefined;
+            ctx.progress(value);
+          });
+        },
+        error: (error: unknown) => {
+          settlePending(false);
+          subscriber.error(error);
+        },
+        complete: () => {
+          settlePending(false);
+          subscriber.next(last);
+          subscriber.complete();
+        },
+      }),
+    );
+    return () => settlePending(false);
   });
 }
 

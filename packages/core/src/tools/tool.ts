@@ -9,6 +9,7 @@ import type { ApprovalVerdict } from './approval-decision.js';
 import { checkToolParameters } from './check-parameters.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { checkDeferredFlag } from './deferred-flag.js';
+import { checkEagerFlag } from './eager-flag.js';
 import type { ApprovalRequest } from './tool-hooks.js';
 import { checkToolName } from './tool-name.js';
 
@@ -125,6 +126,13 @@ export interface Tool<TArgs = unknown, TResult = unknown> {
   readonly needsApproval?: boolean | ArgsPredicate<TArgs>;
   /** `false` (or a function returning false) makes the call run alone. Default true. */
   readonly concurrencySafe?: boolean | ArgsPredicate<TArgs>;
+  /**
+   * Start a call as soon as its arguments are complete in the model's stream, before the model's
+   * message ends (its result still enters the transcript after the message, in call order). Only
+   * for tools that may run beside others and need no approval (refused at configuration
+   * otherwise): read-only lookups. Default false.
+   */
+  readonly eager?: boolean;
   /** On an interrupting steer: `'cancel'` aborts the running call, `'block'` (default) lets it finish. */
   readonly interrupt?: 'block' | 'cancel';
   /** Per-call timeout in ms (default: the run's `toolTimeoutMs`, 30 s). */
@@ -176,7 +184,8 @@ export type ToolDefinition<P extends ToolParameters<unknown>, R> = Omit<
  * Defines a tool, inferring the argument type from its zod schema (or `jsonSchema<T>()`).
  * Checked at once, with an `AgentConfigError` saying what to fix: the name must match
  * `TOOL_NAME_PATTERN` (what OpenAI and Anthropic accept), `parameters` must be a zod 4 schema
- * or a `jsonSchema()` wrapper whose schema compiles.
+ * or a `jsonSchema()` wrapper whose schema compiles, and an `eager` tool must be
+ * `concurrencySafe` and need no approval.
  *
  * @example
  * const add = tool({
@@ -191,6 +200,7 @@ export function tool<P extends ToolParameters<unknown>, R>(
   checkToolName(definition?.name);
   checkToolParameters(definition.parameters, definition.name);
   checkDeferredFlag(definition.deferred, definition.name);
+  checkEagerFlag(definition);
   // The definition is the tool; the cast only ties `parameters` to the inferred arguments type.
   return definition as unknown as Tool<InferToolArgs<P>, R>;
 }

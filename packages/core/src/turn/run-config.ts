@@ -76,8 +76,17 @@ export interface RunAgentConfig extends ModelCallOptions, GuardrailConfig {
   tools?: readonly AnyTool[];
   /** Model calls at most (default 10); reaching it ends with `steps-limit`. */
   maxSteps?: number;
-  /** Stop predicates, evaluated after each step's tools; any true stops. */
+  /**
+   * Stop predicates, evaluated after each step's tools; any true stops. Budgets among them
+   * (`tokenBudget`, `costBudget`) are also checked while the calls run, as sub-runs spend.
+   */
   stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * The most the run may cost in US dollars, its sub-runs' spending included (as the Claude
+   * Agent SDK's `maxBudgetUsd`): sugar for `costBudget(usd)` in `stopWhen`, ending with
+   * `token-limit` (source `maxBudgetUsd`). Needs the model's price (built in, or `prices`).
+   */
+  maxBudgetUsd?: number;
   /** Consulted when the model would stop by itself. */
   guardStop?: StopGuard;
   /** Aborting ends the run with the abort marker and `agent-end { reason: 'user-requested' }`. */

@@ -7,6 +7,9 @@ import type { Elicitor } from '../elicitation/elicitation-types.js';
 import type { RunInstrument } from './run-instrument.js';
 import type { Approver, ToolGate, ToolMiddleware } from '../tools/tool-hooks.js';
 import { MODEL_CALL_OPTIONS, type RetryBackoff, type RunAgentConfig } from './run-config.js';
+import type { StopCondition } from '../stop/stop-condition.js';
+import { runStopConditions } from '../stop/run-stop-conditions.js';
+import { isUsageBudget } from '../stop/usage-budget.js';
 
 /**
  * How a run's tool calls run, unless `executeTools` options say otherwise.
@@ -54,6 +57,11 @@ export interface RunSettings {
   /** What a guardrail trip does (default `'stop'`). */
   readonly onGuardrailTrip: GuardrailTripMode;
   readonly tools: ToolSettings;
+  /**
+   * The run's budgets (`tokenBudget`, `costBudget`, `maxBudgetUsd` among its stop conditions):
+   * checked while a step's calls run, each time a sub-run or a tool spends.
+   */
+  readonly budgets: readonly StopCondition[];
 }
 
 /** The instrument's `toolScope`, called on the instrument. */
@@ -92,6 +100,7 @@ export function runSettings(config: RunAgentConfig): RunSettings {
     maxLengthRecoveries: config.maxLengthRecoveries ?? 3,
     onGuardrailTrip: config.onGuardrailTrip ?? 'stop',
     tools,
+    budgets: runStopConditions(config).filter(isUsageBudget),
     ...(config.retryBackoff ? { retryBackoff: config.retryBackoff } : {}),
     ...(config.random ? { random: config.random } : {}),
     ...(config.prices ? { prices: config.prices } : {}),

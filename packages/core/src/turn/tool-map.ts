@@ -1,9 +1,10 @@
 import { AgentConfigError } from '../errors/agent-errors.js';
+import { checkEagerFlag } from '../tools/eager-flag.js';
 import type { AnyTool } from '../tools/tool.js';
 
 const NO_TOOLS: ReadonlyMap<string, AnyTool> = new Map([]);
 
-/** The run's tools by name, checked (each well formed, names unique). */
+/** The run's tools by name, checked (each well formed, names unique, eager ones allowed to be). */
 export function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<string, AnyTool> {
   if (!tools || tools.length === 0) return NO_TOOLS;
   const map = new Map<string, AnyTool>();
@@ -18,6 +19,7 @@ export function toolMap(tools: readonly AnyTool[] | undefined): ReadonlyMap<stri
         `Two tools are named "${tool.name}": tool names must be unique within a run.`,
       );
     }
+    checkEagerFlag(tool);
     map.set(tool.name, tool);
   }
   return map;

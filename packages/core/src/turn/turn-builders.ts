@@ -77,6 +77,7 @@ export function fieldsOf(turn: Turn): TurnFields {
     toolSet: turn.toolSet,
     output: turn.output,
     operators: turn.operators,
+    eager: turn.eager,
   };
 }
 

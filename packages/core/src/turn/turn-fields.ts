@@ -14,6 +14,7 @@ import type { ToolSpec } from '../model/chat-model.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { AppendLog } from '../util/append-log.js';
+import type { EagerHandle } from './eager-handle.js';
 import type { MessageQueue } from './message-queue.js';
 import type { RunFacts, SteeringQueue } from './run-facts.js';
 
@@ -40,6 +41,7 @@ export interface TurnFields {
   readonly toolSet?: ToolSet;
   readonly output?: unknown;
   readonly operators: Readonly<Record<string, unknown>>;
+  readonly eager?: EagerHandle;
 }
 
 /** @internal Tools that replace the run's from some turn on (`withTools`). */

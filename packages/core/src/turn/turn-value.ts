@@ -15,6 +15,7 @@ import type { ToolSpec } from '../model/chat-model.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { AppendLog } from '../util/append-log.js';
+import type { EagerHandle } from './eager-handle.js';
 import type { MessageQueue } from './message-queue.js';
 import type { RunFacts, SteeringQueue } from './run-facts.js';
 import type { ToolSet, TurnContextUpdate, TurnFields } from './turn-fields.js';
@@ -71,6 +72,8 @@ export abstract class TurnValue {
   readonly modelLog: AppendLog<Message>;
   /** @internal */
   readonly stepLog: AppendLog<StepResult>;
+  /** @internal Calls of eager tools started while this turn's model message streamed (set by `llmStep`). */
+  readonly eager?: EagerHandle;
 
   /** @internal Use `Turn.first` or the `with…` methods. */
   constructor(fields: TurnFields) {
@@ -95,6 +98,7 @@ export abstract class TurnValue {
     this.toolSet = fields.toolSet;
     this.output = fields.output;
     this.operators = fields.operators;
+    this.eager = fields.eager;
   }
 
   /** The transcript as of this point: a read-only snapshot (later appends never change it). */

@@ -13,6 +13,7 @@ import { addUsage } from '../messages/usage.js';
 import type { ToolGuardrail } from '../guardrails/guardrail.js';
 import type { StopGuard } from '../stop/stop-condition.js';
 import type { StopSignal } from '../events/stop-signal.js';
+import type { EagerHandle } from './eager-handle.js';
 import type { MessageQueue } from './message-queue.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toToolSpec } from '../tools/validate-args.js';
@@ -124,6 +125,11 @@ export class Turn extends TurnValue {
    */
   withOperatorState(name: string, value: unknown): Turn {
     return this.copy({ operators: { ...this.operators, [name]: value } });
+  }
+
+  /** @internal This turn carrying the calls its model call started early (eager tools). */
+  withEagerCalls(eager: EagerHandle): Turn {
+    return this.copy({ eager });
   }
 
   /** This turn with the run's validated final answer. */
