@@ -25,9 +25,9 @@ describe('sseFrames', () => {
       const e1 = cold('a 25ms b|', { a: start, b: turn });
       const frames = sseFrames(e1, { keepAliveMs: 10 });
       expectObservable(frames).toBe('a 9ms k 9ms k 5ms b (e|)', {
-        a: `id: 1\ndata: ${JSON.stringify(start)}\n\n`,
+        a: `id: r1:1\ndata: ${JSON.stringify({ seq: 1, ...start })}\n\n`,
         k: ': keep-alive\n\n',
-        b: `id: 2\ndata: ${JSON.stringify(turn)}\n\n`,
+        b: `id: r1:2\ndata: ${JSON.stringify({ seq: 2, ...turn })}\n\n`,
         e: 'event: run-end\ndata: {}\n\n',
       });
     });
@@ -39,7 +39,7 @@ describe('sseFrames', () => {
       const frames = sseFrames(cold('a---#', { a: start }, error), { keepAliveMs: 0, retryMs: 500 });
       expectObservable(frames).toBe('(ra)(x|)', {
         r: 'retry: 500\n\n',
-        a: `id: 1\ndata: ${JSON.stringify(start)}\n\n`,
+        a: `id: r1:1\ndata: ${JSON.stringify({ seq: 1, ...start })}\n\n`,
         x: 'event: run-error\ndata: {"name":"RateLimitError","message":"Too many requests","status":429,"retryable":true}\n\n',
       });
     });
@@ -138,7 +138,8 @@ describe('a run over SSE (Node http, fetch)', () => {
       expect(events.filter((e) => e.type === 'agent-start')).toHaveLength(1);
       expect(events[events.length - 1]?.type).toBe('agent-end');
       expect(requests.length).toBe(2);
-      expect(requests[1]?.headers['last-event-id']).toBe('7');
+      const runId = client.state$.value.runId as string;
+      expect(requests[1]?.headers['last-event-id']).toBe(`${encodeURIComponent(runId)}:7`);
       expect(requests[0]?.headers['last-event-id']).toBeUndefined();
     } finally {
       await close(server);
