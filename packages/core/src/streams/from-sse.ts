@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import {
   asyncScheduler,
   catchError,
@@ -5,7 +6,6 @@ import {
   concatWith,
   defer,
   EMPTY,
-  Observable,
   of,
   retry,
   takeWhile,

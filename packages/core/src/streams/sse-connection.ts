@@ -28,7 +28,7 @@ export function sseConnection(options: SSEConnectionOptions): Observable<SSEMess
   return new Observable<SSEMessage>((subscriber) => {
     const abort = new AbortController();
     const parser = createSSEParser(
-      { message: (m) => subscriber.next(m), retry: options.onRetry },
+      { message: (m) => subscriber.next(m), retry: (ms) => options.onRetry(ms) },
       { maxLineLength: options.maxLineLength },
     );
     let idle: Subscription | undefined;

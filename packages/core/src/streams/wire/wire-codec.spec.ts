@@ -131,7 +131,7 @@ describe('the wire codec', () => {
     );
     fc.assert(
       fc.property(fc.array(modelEvent, { maxLength: 40 }), fc.nat(20), (modelEvents, join) => {
-        const events = streamedMessage(modelEvents as ModelEvent[]);
+        const events = streamedMessage(modelEvents);
         expect(roundTrip(events).decoded).toEqual(json(events));
         // A reader joining later, with an encoder of its own, gets the same events from there on.
         const from = Math.min(join, events.length);

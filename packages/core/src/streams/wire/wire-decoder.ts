@@ -96,7 +96,7 @@ export class WireDecoder {
         return { type: 'turn-end', step: this.step(wire.step) };
       case 'agent-end':
         if (!Array.isArray(wire.messages)) fail('agent-end without "messages"');
-        return { ...event, messages: wire.messages.map((m) => this.message(m)) } as AgentEvent;
+        return { ...event, messages: wire.messages.map((m) => this.message(m)) };
       case 'retry':
         this.partials.delete(key);
         return event;
@@ -111,8 +111,9 @@ export class WireDecoder {
           fail('a subrun event without "path" and "event"');
         }
         const last = path[path.length - 1] as { runId?: unknown } | undefined;
-        const innerEvent = this.event(inner, `sub:${String(last?.runId ?? '?')}`, ref);
-        return { ...event, event: innerEvent } as AgentEvent;
+        const runId = typeof last?.runId === 'string' ? last.runId : '?';
+        const innerEvent = this.event(inner, `sub:${runId}`, ref);
+        return { ...event, event: innerEvent };
       }
       default:
         return event;
@@ -123,7 +124,7 @@ export class WireDecoder {
     const delta = wire.delta as MessageDelta;
     if (
       !isObject(delta) ||
-      !DELTA_KINDS.has(delta.kind as string) ||
+      !DELTA_KINDS.has(delta.kind) ||
       typeof delta.text !== 'string' ||
       !Number.isInteger(delta.index)
     ) {

@@ -78,7 +78,7 @@ export class WireEncoder {
       case 'turn-end':
         return { type: 'turn-end', step: this.step(event.step) };
       case 'agent-end':
-        return { ...event, messages: event.messages.map((m) => this.messageOrRef(m)) as AgentMessage[] };
+        return { ...event, messages: event.messages.map((m) => this.messageOrRef(m)) };
       case 'retry':
         this.partials.delete(key);
         return asBody(event);
@@ -88,7 +88,7 @@ export class WireEncoder {
         return asBody(event);
       case 'subrun': {
         const inner = event.path[event.path.length - 1]?.runId ?? '?';
-        return { ...event, event: this.body(event.event, `sub:${inner}`, ref) as unknown as AgentEvent };
+        return { ...event, event: this.body(event.event, `sub:${inner}`, ref) };
       }
       default:
         return asBody(event);
