@@ -25,6 +25,7 @@ import { chainedObserver } from '../util/chained-observer.js';
 import type { ExecuteToolsOptions } from './execute-tools.js';
 import { finishBatch, PROMISE_WARNED, SKIPPED_FOR_STEERING_TEXT, type BatchState } from './finish-batch.js';
 import { runToolCall } from './run-tool-call.js';
+import { toolOutcomeOf } from '../tools/tool-outcome.js';
 import { addSpent } from '../state/spent-usage.js';
 import { toolGuardEnv } from './tool-guard-env.js';
 
@@ -139,6 +140,7 @@ export function runToolBatch(
         args: call.args,
         result,
         isError: result.isError,
+        outcome: toolOutcomeOf(outcome),
       };
     };
 
@@ -226,6 +228,7 @@ function cancellable(call$: Observable<CallItem>, interrupted$: Observable<unkno
     type: 'call-settled',
     result: errorToolResult(CANCELLED_FOR_STEERING_TEXT),
     outcome: 'refused',
+    end: 'cancelled',
   };
   let done = false;
   return concat(

@@ -72,6 +72,7 @@ describe('reduceAgentState phases', () => {
       args: {},
       result: { content: [], isError: false },
       isError: false,
+      outcome: 'executed',
     });
     expect(s.pendingApprovals).toEqual([]);
     expect(s.pendingToolCalls).toEqual([]);
