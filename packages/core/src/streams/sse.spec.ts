@@ -14,6 +14,7 @@ import { fromSSE } from './from-sse.js';
 import { sendSSE, type SSEServerResponse } from './send-sse.js';
 import { shareRun, type RunHub } from './share-run.js';
 import { createSSEParser } from './sse-parser.js';
+import { formatSSEComment, formatSSEFrame } from './sse-frames.js';
 import { sseFrames, sseResponse } from './to-sse-stream.js';
 
 const start: AgentEvent = { type: 'agent-start', runId: 'r1' };
@@ -43,6 +44,31 @@ describe('sseFrames', () => {
         x: 'event: run-error\ndata: {"name":"RateLimitError","message":"Too many requests","status":429,"retryable":true}\n\n',
       });
     });
+  });
+});
+
+describe('formatSSEFrame', () => {
+  it('frames a named event with its data and the blank line that ends it', () => {
+    expect(formatSSEFrame({ event: 'run', data: '{"id":"run-1"}' })).toBe(
+      'event: run\ndata: {"id":"run-1"}\n\n',
+    );
+  });
+
+  it('writes one data line per line of the payload, and the id', () => {
+    expect(formatSSEFrame({ event: 'note', id: '7', data: 'a\nb\r\nc' })).toBe(
+      'event: note\nid: 7\ndata: a\ndata: b\ndata: c\n\n',
+    );
+    expect(formatSSEFrame({ data: '' })).toBe('data: \n\n');
+  });
+
+  it('refuses an event name with a line break (it would forge fields)', () => {
+    expect(() => formatSSEFrame({ event: 'run\ndata: x', data: '1' })).toThrow(
+      /cannot contain a line break or NUL/,
+    );
+  });
+
+  it('frames comments on one line', () => {
+    expect(formatSSEComment('heart\nbeat')).toBe(': heart beat\n\n');
   });
 });
 
