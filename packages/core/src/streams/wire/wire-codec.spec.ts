@@ -63,11 +63,10 @@ describe('the wire codec', () => {
     const encoder = createWireEncoder();
     const wires = events.map((e) => encoder.encode(e));
     const updates = wires.filter((w) => w.type === 'message-update');
-    // The first update of a message carries the (one-delta) partial message; the rest, the delta.
-    expect(updates[0]).toHaveProperty('message');
-    expect(
-      updates.slice(1).every((w) => !('message' in w) && Object.keys(w).join() === 'seq,type,delta'),
-    ).toBe(true);
+    // The first update of a message carries the message as it started (`base`); the rest, the delta.
+    expect(Object.keys(updates[0] ?? {})).toEqual(['seq', 'type', 'delta', 'base']);
+    expect((updates[0]?.base as { content: unknown[] }).content).toEqual([]);
+    expect(updates.slice(1).every((w) => Object.keys(w).join() === 'seq,type,delta')).toBe(true);
   });
 
   it('is linear in the answer: a 20,000-character answer in 4-character deltas', async () => {
@@ -162,8 +161,9 @@ describe('the wire codec', () => {
       const inner = w.event as { type: string; message?: unknown } | undefined;
       return inner?.type === 'message-update' ? [inner] : [];
     });
-    // Each sub-run's first update carries its partial message; every other one its delta only.
-    expect(updates.map((u) => 'message' in u)).toEqual([true, true, false, false]);
+    // Each sub-run's first update carries the message as it started; every other one its delta only.
+    expect(updates.map((u) => 'base' in u)).toEqual([true, true, false, false]);
+    expect(updates.some((u) => 'message' in u)).toBe(false);
     expect(roundTrip(events).decoded).toEqual(json(events));
   });
 

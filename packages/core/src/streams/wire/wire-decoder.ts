@@ -136,7 +136,12 @@ export class WireDecoder {
       this.partials.set(key, message);
       return { type: 'message-update', message, delta };
     }
-    const prev = this.partials.get(key);
+    let prev = this.partials.get(key);
+    if (wire.base !== undefined) {
+      const base = this.message(wire.base);
+      if (base.role !== 'assistant') fail('a message-update whose base is not an assistant message');
+      prev = base;
+    }
     if (!prev) fail('a message-update delta for a message whose start this reader did not receive');
     const content = prev.content.slice();
     const at = wire.at ?? defaultPosition(prev.content, delta.kind);

@@ -39,6 +39,8 @@ export class WireEncoder {
   private seq = 0;
   /** The partial message each stream's reader has (key: '' for the run, a sub-run's id). */
   private readonly partials = new Map<string, AssistantMessage>();
+  /** Each stream's assistant message as it started, sent with its first delta (`base`). */
+  private readonly starts = new Map<string, AssistantMessage>();
   /** Messages this reader received, by the ref id of the event that carried them. */
   private readonly refs = new WeakMap<object, number | string>();
 
@@ -53,7 +55,7 @@ export class WireEncoder {
   encode(event: AgentEvent, seq?: number, ref?: number | string): WireEvent {
     this.seq = seq ?? this.seq + 1;
     const body = this.body(event, '', ref ?? this.seq);
-    if (body.type === 'message-update' && !('message' in body) && !('parts' in body)) {
+    if (body.type === 'message-update' && !('message' in body) && !('parts' in body) && !('base' in body)) {
       // The hot path: written out, so a delta's wire event is one small object.
       const wire: WireEvent = { seq: this.seq, type: 'message-update', delta: body.delta };
       if (body.at !== undefined) wire.at = body.at;
@@ -68,7 +70,10 @@ export class WireEncoder {
       case 'message-update':
         return this.update(event, key);
       case 'message-start': {
-        if (event.message.role === 'assistant') this.partials.delete(key);
+        if (event.message.role === 'assistant') {
+          this.partials.delete(key);
+          this.starts.set(key, event.message);
+        }
         const message = this.messageOrRef(event.message);
         this.remember(event.message, ref);
         return message === event.message ? asBody(event) : { type: event.type, message };
@@ -80,11 +85,13 @@ export class WireEncoder {
       case 'agent-end':
         return { ...event, messages: event.messages.map((m) => this.messageOrRef(m)) };
       case 'retry':
-        this.partials.delete(key);
+        this.forget(key);
         return asBody(event);
       case 'agent-start':
-        if (key === '') this.partials.clear();
-        else this.partials.delete(key);
+        if (key === '') {
+          this.partials.clear();
+          this.starts.clear();
+        } else this.forget(key);
         return asBody(event);
       case 'subrun': {
         const inner = event.path[event.path.length - 1]?.runId ?? '?';
@@ -95,10 +102,24 @@ export class WireEncoder {
     }
   }
 
+  private forget(key: string): void {
+    this.partials.delete(key);
+    this.starts.delete(key);
+  }
+
+  /**
+   * A delta against what the reader has. The first delta of a message is sent against the
+   * message as it started, which it carries (`base`): a reader needs no earlier event to fold it
+   * (a durable log may hold another execution's start). Without that (this encoder joined the
+   * stream mid-message) it carries the partial message whole (`message`).
+   */
   private update(event: MessageUpdateEvent, key: string): Body {
     const actual = event.message;
-    const prev = this.partials.get(key);
+    let prev = this.partials.get(key);
+    const base = prev ? undefined : this.starts.get(key);
+    prev ??= base;
     this.partials.set(key, actual);
+    this.starts.delete(key);
     const full: Body = { type: 'message-update', delta: event.delta, message: actual };
     if (!prev || !sameHeader(prev, actual)) return full;
     const before = prev.content;
@@ -120,6 +141,7 @@ export class WireEncoder {
     }
     if (p > before.length || (p < before.length ? before.length : p + 1) !== content.length) return full;
     const wire: Body = { type: 'message-update', delta: event.delta };
+    if (base) wire.base = base;
     if (p !== d) wire.at = p;
     let parts: Record<number, AssistantPart> | undefined;
     if (!samePart(applyDelta(before[p], event.delta, NO_FLATTEN), content[p])) {
@@ -134,7 +156,7 @@ export class WireEncoder {
   private messageEnd(message: AgentMessage, key: string, ref: number | string): Body {
     const known = this.refs.get(message);
     const partial = message.role === 'assistant' ? this.partials.get(key) : undefined;
-    this.partials.delete(key);
+    this.forget(key);
     this.remember(message, ref);
     if (known !== undefined) return { type: 'message-end', message: { $m: known } satisfies MessageRef };
     if (!partial || message.role !== 'assistant') return { type: 'message-end', message };

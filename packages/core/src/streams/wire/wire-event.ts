@@ -4,7 +4,8 @@ import type { AgentEventType } from '../../events/agent-event.js';
  * One event on a wire (SSE, `--json` lines, a durable event log, the proxy's run stream): the
  * event's JSON with its per-run sequence number `seq`, and what the reader already has left
  * out. A `message-update` carries its `delta` (plus, when the delta alone does not say it, the
- * changed parts by position, `at`, or the new `usage`) instead of the partial message; a
+ * changed parts by position, `at`, or the new `usage`; the first of a message, the message as it
+ * started, `base`) instead of the partial message; a
  * message the reader already received is a reference `{ "$m": seq }`; a part of the streamed
  * message is `null` in its `message-end`. `decodeEvents` / `createWireDecoder` fold them back
  * into the very events of the run. Read it as JSON; build it only with the encoder.
