@@ -233,8 +233,9 @@ function openEvents(ctx: RouteContext, res: ServerResponse): void {
     durable: ctx.attachDurable !== undefined,
   };
   channel.send('snapshot', snapshot);
-  const subscription = ctx.registry.updates$.subscribe({
-    next: (update) => channel.send(update.type, update),
+  // Each update is serialized once for every page (registry.frames$), not once per page.
+  const subscription = ctx.registry.frames$.subscribe({
+    next: (frame) => channel.sendFrame(frame),
     complete: () => channel.close(),
   });
   channel.onClose(() => {

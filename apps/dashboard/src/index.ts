@@ -35,8 +35,9 @@ export {
   tokenMatches,
 } from './access-token.js';
 export { CONTENT_SECURITY_POLICY, setSecurityHeaders } from './security-headers.js';
-export { formatSseComment, formatSseEvent, SseChannel } from './sse-channel.js';
-export type { SseChannelOptions, SseMessage, SseResponse } from './sse-channel.js';
+export { SseChannel } from './sse-channel.js';
+export type { SseChannelOptions, SseResponse } from './sse-channel.js';
+export { updateFrames } from './update-frames.js';
 export { createRequestHandler } from './http-routes.js';
 export type { DashboardSnapshot, RouteContext } from './http-routes.js';
 export { HttpError, readJsonBody, sendJson } from './http-json.js';

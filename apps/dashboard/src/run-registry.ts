@@ -2,6 +2,7 @@ import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subs
 import type { AgentEvent, AgentState, StateObservable } from '@rxagent/core';
 import type { ElicitationReply } from '@rxagent/core/elicitation';
 import { describeEvent, type RunEventView } from './run-event-view.js';
+import { updateFrames } from './update-frames.js';
 import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
 import { SubrunTracker } from './subrun-view.js';
 import { watchedRunAgent, type RunControls } from './watched-run.js';
@@ -100,6 +101,9 @@ export class RunRegistry {
 
   /** Every update of every run (hot). */
   readonly updates$: Observable<DashboardUpdate> = this.updates.asObservable();
+
+  /** The same updates as SSE frames, each serialized once for every page (`updateFrames`). */
+  readonly frames$: Observable<Uint8Array> = updateFrames(this.updates$);
 
   constructor(options: RunRegistryOptions = {}) {
     this.scheduler = options.scheduler ?? asyncScheduler;

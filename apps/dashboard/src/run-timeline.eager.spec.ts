@@ -27,7 +27,18 @@ const RUN: [number, AgentEvent][] = [
   [90, { type: 'message-update', message, delta: { kind: 'toolcall', text: '{', index: 0 } }],
   [100, start('a')],
   [400, { type: 'message-end', message }],
-  [400, { type: 'tool-end', toolCallId: 'a', toolName: 'lookup', args: { q: 'x' }, result, isError: false }],
+  [
+    400,
+    {
+      type: 'tool-end',
+      toolCallId: 'a',
+      toolName: 'lookup',
+      args: { q: 'x' },
+      result,
+      isError: false,
+      outcome: 'executed',
+    },
+  ],
 ];
 
 describe('RunTimeline with eager tools', () => {

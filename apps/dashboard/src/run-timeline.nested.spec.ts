@@ -17,6 +17,7 @@ const toolEnd = (toolCallId: string, toolName: string, isError = false): AgentEv
   args: {},
   result: { content: [{ type: 'text', text: isError ? 'failed' : 'ok' }], isError },
   isError,
+  outcome: isError ? 'failed' : 'executed',
 });
 const end = (reason: 'completed' = 'completed'): AgentEvent => ({
   type: 'agent-end',

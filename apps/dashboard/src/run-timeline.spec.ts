@@ -31,7 +31,15 @@ const RUN: [number, AgentEvent][] = [
   [1201, { type: 'approval-request', toolCallId: 'b', toolName: 'write', args: { path: 'b.md' } }],
   [
     1300,
-    { type: 'tool-end', toolCallId: 'a', toolName: 'read', args: {}, result: result('A'), isError: false },
+    {
+      type: 'tool-end',
+      toolCallId: 'a',
+      toolName: 'read',
+      args: {},
+      result: result('A'),
+      isError: false,
+      outcome: 'executed',
+    },
   ],
   [1500, { type: 'approval-end', toolCallId: 'b', toolName: 'write', approved: false, reason: 'no' }],
   [
@@ -43,6 +51,7 @@ const RUN: [number, AgentEvent][] = [
       args: {},
       result: { ...result('no'), isError: true },
       isError: true,
+      outcome: 'failed',
     },
   ],
   [

@@ -1,10 +1,12 @@
 import { TestScheduler } from 'rxjs/testing';
-import { formatSseComment, formatSseEvent, SseChannel, type SseResponse } from './sse-channel.js';
+import { SseChannel, type SseResponse } from './sse-channel.js';
 
 class FakeResponse implements SseResponse {
   status?: number;
   headers?: Record<string, string>;
   chunks: string[] = [];
+  /** The chunks as written (a shared frame is the same object for every channel). */
+  raw: (string | Uint8Array)[] = [];
   ended = false;
   destroyed = false;
   /** While true, `write` accepts the chunk but says the buffer is full (a slow reader). */
@@ -17,9 +19,10 @@ class FakeResponse implements SseResponse {
     this.headers = headers;
     return this;
   }
-  write(chunk: string): boolean {
+  write(chunk: string | Uint8Array): boolean {
     if (this.ended) throw new Error('write after end');
-    this.chunks.push(chunk);
+    this.raw.push(chunk);
+    this.chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
     return !this.full;
   }
   destroy(): this {
@@ -48,29 +51,6 @@ class FakeResponse implements SseResponse {
 function virtualTime(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 }
-
-describe('formatSseEvent', () => {
-  it('frames a named event with its data and the blank line that ends it', () => {
-    expect(formatSseEvent({ event: 'run', data: '{"id":"run-1"}' })).toBe(
-      'event: run\ndata: {"id":"run-1"}\n\n',
-    );
-  });
-
-  it('writes one data line per line of the payload, and the id', () => {
-    expect(formatSseEvent({ event: 'note', id: '7', data: 'a\nb\r\nc' })).toBe(
-      'event: note\nid: 7\ndata: a\ndata: b\ndata: c\n\n',
-    );
-    expect(formatSseEvent({ data: '' })).toBe('data: \n\n');
-  });
-
-  it('refuses an event name with a line break (it would forge fields)', () => {
-    expect(() => formatSseEvent({ event: 'run\ndata: x', data: '1' })).toThrow(/cannot contain a line break/);
-  });
-
-  it('frames comments on one line', () => {
-    expect(formatSseComment('heart\nbeat')).toBe(': heart beat\n\n');
-  });
-});
 
 describe('SseChannel', () => {
   it('opens an event stream and sends data as JSON events', () => {

@@ -1,47 +1,5 @@
 import { asyncScheduler, interval, type SchedulerLike, type Subscription } from 'rxjs';
-
-/**
- * One Server-Sent Event: a name, a payload (text; may span lines) and an optional id.
- *
- * @example
- * formatSseEvent({ event: 'run', id: '1', data: '{}' });
- */
-export interface SseMessage {
-  event?: string;
-  data: string;
-  id?: string;
-}
-
-/**
- * The wire text of one event: `event:`, `id:`, one `data:` line per line of the payload, and
- * the blank line that ends it.
- *
- * @example
- * formatSseEvent({ event: 'run', data: '{"id":"run-1"}' }); // 'event: run\ndata: {"id":"run-1"}\n\n'
- */
-export function formatSseEvent(message: SseMessage): string {
-  let out = '';
-  if (message.event !== undefined) out += `event: ${singleLine(message.event, 'event name')}\n`;
-  if (message.id !== undefined) out += `id: ${singleLine(message.id, 'event id')}\n`;
-  for (const line of message.data.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
-  return out + '\n';
-}
-
-/**
- * A comment line (ignored by `EventSource`): keeps idle connections and proxies alive.
- *
- * @example
- * formatSseComment('heartbeat'); // ': heartbeat\n\n'
- */
-export function formatSseComment(text: string): string {
-  return `: ${text.replace(/[\r\n]+/g, ' ')}\n\n`;
-}
-
-function singleLine(value: string, what: string): string {
-  if (/[\r\n]/.test(value))
-    throw new TypeError(`An SSE ${what} cannot contain a line break: ${JSON.stringify(value)}.`);
-  return value;
-}
+import { formatSSEComment, formatSSEFrame, SSE_HEADERS } from '@rxagent/core/streams';
 
 /**
  * What an `SseChannel` writes to: a `ServerResponse` fits. `write` returns false when the
@@ -52,7 +10,7 @@ function singleLine(value: string, what: string): string {
  */
 export interface SseResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   end(): unknown;
   destroy(): unknown;
   on(event: 'close' | 'drain', listener: () => void): unknown;
@@ -93,7 +51,7 @@ export class SseChannel {
   private heartbeat?: Subscription;
   private readonly closeListeners: (() => void)[] = [];
   private isClosed = false;
-  private readonly queue: string[] = [];
+  private readonly queue: (string | Uint8Array)[] = [];
   private queued = 0;
   private full = false;
   private readonly maxQueuedBytes: number;
@@ -103,12 +61,7 @@ export class SseChannel {
     options: SseChannelOptions = {},
   ) {
     this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    res.writeHead(200, { ...SSE_HEADERS });
     this.write(`retry: ${options.retryMs ?? 1000}\n\n`);
     res.on('close', () => this.cleanUp());
     res.on('drain', () => this.flush());
@@ -133,13 +86,22 @@ export class SseChannel {
   /** Sends `data` as JSON under the event name; false (nothing sent) once closed. */
   send(event: string, data: unknown): boolean {
     if (this.isClosed) return false;
-    return this.write(formatSseEvent({ event, data: JSON.stringify(data) }));
+    return this.write(formatSSEFrame({ event, data: JSON.stringify(data) }));
+  }
+
+  /**
+   * Sends an event framed once for every client (`updateFrames`): the same bytes go to each
+   * channel, so an update costs one serialization however many pages watch. False once closed.
+   */
+  sendFrame(frame: Uint8Array): boolean {
+    if (this.isClosed) return false;
+    return this.write(frame);
   }
 
   /** Sends a comment line; false once closed. */
   comment(text: string): boolean {
     if (this.isClosed) return false;
-    return this.write(formatSseComment(text));
+    return this.write(formatSSEComment(text));
   }
 
   /** Runs `listener` once when the channel closes (at once if it already has). */
@@ -155,12 +117,12 @@ export class SseChannel {
     this.res.end();
   }
 
-  private write(text: string): boolean {
+  private write(text: string | Uint8Array): boolean {
     if (!this.full) {
       this.full = !this.res.write(text);
       return true;
     }
-    this.queued += Buffer.byteLength(text);
+    this.queued += byteLength(text);
     this.queue.push(text);
     if (this.queued <= this.maxQueuedBytes) return true;
     // Too far behind: drop the client (its browser reconnects and gets a fresh snapshot).
@@ -172,8 +134,8 @@ export class SseChannel {
   private flush(): void {
     this.full = false;
     while (!this.full && !this.isClosed && this.queue.length > 0) {
-      const text = this.queue.shift() as string;
-      this.queued -= Buffer.byteLength(text);
+      const text = this.queue.shift() as string | Uint8Array;
+      this.queued -= byteLength(text);
       this.full = !this.res.write(text);
     }
   }
@@ -186,4 +148,8 @@ export class SseChannel {
     this.heartbeat?.unsubscribe();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
+}
+
+function byteLength(chunk: string | Uint8Array): number {
+  return typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
 }

@@ -106,6 +106,7 @@ describe('SubrunTracker', () => {
       args: {},
       result: { content: [], isError: true },
       isError: true,
+      outcome: 'failed',
     });
     expect(Object.values(state.subruns).map((s) => s.phase)).toEqual(['error', 'error', 'error']);
     const ended = tracker.nest(snapshot(['c1']), state.subruns).activeTools[0];

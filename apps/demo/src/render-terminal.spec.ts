@@ -184,6 +184,7 @@ describe('TerminalRenderer', () => {
         args,
         result: { content: [{ type: 'text', text: 'It is a tea timer.' }], isError: false },
         isError: false,
+        outcome: 'executed',
       },
       { type: 'turn-start', step: 2 },
       { type: 'message-end', message: says('A tea timer.', spent(200, 5)) },

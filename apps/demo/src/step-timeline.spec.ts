@@ -28,6 +28,7 @@ describe('StepTimeline', () => {
           args: {},
           result: { content: [], isError: true },
           isError: true,
+          outcome: 'failed',
         },
       ],
       [2600, { type: 'turn-start', step: 2 }],
@@ -78,6 +79,7 @@ describe('StepTimeline: sub-runs and summary calls', () => {
     args: {},
     result: { content: [], isError: false },
     isError: false,
+    outcome: 'executed',
   });
   const RUN: [number, AgentEvent][] = [
     [0, { type: 'agent-start', runId: 'r' }],

@@ -16,6 +16,7 @@ const end = (id: string): AgentEvent => ({
   args: {},
   result: { content: [], isError: false },
   isError: false,
+  outcome: 'executed',
 });
 const message = { role: 'assistant', content: [] } as unknown as AssistantMessage;
 const delta: AgentEvent = { type: 'message-update', message, delta: { kind: 'text', text: 'w ', index: 0 } };

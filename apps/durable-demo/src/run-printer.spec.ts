@@ -37,6 +37,7 @@ it('prints steps, streamed words on one line, tool calls with their worker, and 
       args: { line: 'x' },
       result: { content: [{ type: 'text', text: '"x" is in the log' }], isError: false },
       isError: false,
+      outcome: 'executed',
     });
   });
   expect(text).toBe(

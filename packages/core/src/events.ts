@@ -13,6 +13,7 @@ export type {
   OutputUpdateEvent,
   RetryEvent,
   ToolEndEvent,
+  ToolOutcome,
   ToolStartEvent,
   ToolUpdateEvent,
   TurnEndEvent,

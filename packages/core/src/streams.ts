@@ -13,7 +13,24 @@ export {
 } from './results/result-errors.js';
 export { shareRun } from './streams/share-run.js';
 export type { RunHub, SequencedEvent, ShareRunOptions } from './streams/share-run.js';
-export { SSE_HEADERS } from './streams/sse-frames.js';
+export { formatSSEComment, formatSSEFrame, SSE_HEADERS } from './streams/sse-frames.js';
+export type { SSEFrame } from './streams/sse-frames.js';
+export { createSSEParser } from './streams/sse-parser.js';
+export type { SSEHandlers, SSEMessage, SSEParserOptions } from './streams/sse-parser.js';
+export { createWireEncoder } from './streams/wire/wire-encoder.js';
+export type { WireEncoder } from './streams/wire/wire-encoder.js';
+export { createWireDecoder } from './streams/wire/wire-decoder.js';
+export type { WireDecoder } from './streams/wire/wire-decoder.js';
+export type { WireEvent } from './streams/wire/wire-event.js';
+export { decodeEvents, encodeEvents } from './streams/wire/wire-operators.js';
+export {
+  SSEIdleTimeoutError,
+  SSELineTooLongError,
+  SSEReaderTooSlowError,
+  SSEResumeRefusedError,
+  WireFormatError,
+  WireSequenceError,
+} from './streams/wire-errors.js';
 export { sseFrames, sseResponse, toSSEStream } from './streams/to-sse-stream.js';
 export type { SSEStreamOptions } from './streams/to-sse-stream.js';
 export { sendSSE } from './streams/send-sse.js';

@@ -18,12 +18,15 @@ import {
   type AgentEvent,
   type ChatModel,
 } from '@rxagent/core';
+import { Pool } from 'pg';
 import { first, firstValueFrom, from, lastValueFrom, throwError, toArray } from 'rxjs';
 import { stableEvents, waitFor, withoutTimes } from './durable-test-kit.test.js';
 
 // One worker in this process (DBOS allows one per process) and a client, on a real PostgreSQL.
 
 jest.setTimeout(60_000);
+
+const LONG_ANSWER = 'abc '.repeat(5000);
 
 let pg: PostgresServer;
 let worker: DurableWorker;
@@ -78,6 +81,12 @@ beforeAll(async () => {
     models: {
       plan,
       guarded: planModel(1, 'guarded_note'),
+      // A 20,000-character answer in 4-character deltas.
+      long: {
+        provider: 'scripted',
+        modelId: 'long',
+        stream: () => from(textTurn(LONG_ANSWER, { chunks: 5000 }).events),
+      },
       broken: {
         provider: 'scripted',
         modelId: 'broken',
@@ -109,7 +118,7 @@ afterAll(async () => {
 describe('startRun', () => {
   it('refuses a model or tool no worker registered with a typed error, and enqueues nothing', async () => {
     await expect(runs.startRun({ runId: 'bad-model', model: 'gpt-9', prompt: 'Hi' })).rejects.toThrow(
-      /No worker registered the model "gpt-9" \(registered: "plan", "guarded", "broken", "flaky"\)/,
+      /No worker registered the model "gpt-9" \(registered: "plan", "guarded", "long", "broken", "flaky"\)/,
     );
     await expect(
       runs.startRun({ runId: 'bad-tool', model: 'plan', tools: ['rm_rf'], prompt: 'Hi' }),
@@ -174,6 +183,32 @@ describe('watchRun', () => {
       withoutTimes(result.messages),
     );
     expect(result.text).toBe('Done: 2 lines.');
+  });
+
+  it('logs deltas, not snapshots: a 20,000-character answer takes at most 1.3 times its bytes', async () => {
+    const id = await runs.startRun({ model: 'long', prompt: 'Say it at length.' });
+    const result = await runs.runResult(id);
+    expect(result.text).toBe(LONG_ANSWER);
+    const pool = new Pool({ connectionString: pg.url });
+    const { rows } = await pool
+      .query<{ bytes: string }>(
+        'SELECT sum(octet_length(body::text)) AS bytes FROM rxagent_durable.events WHERE run_id = $1',
+        [id],
+      )
+      .finally(() => pool.end());
+    const bytes = Number(rows[0]?.bytes);
+    expect(bytes / LONG_ANSWER.length).toBeLessThanOrEqual(1.3);
+    // A late watcher rebuilds every partial message from the deltas and folds the run's state.
+    const { events$, state$ } = withState(runs.watchRun(id));
+    const events = await lastValueFrom(events$.pipe(toArray()));
+    let streamed = '';
+    for (const event of events) {
+      if (event.type !== 'message-update') continue;
+      streamed += event.delta.text;
+      expect(event.message.content).toEqual([{ type: 'text', text: streamed }]);
+    }
+    expect(streamed).toBe(LONG_ANSWER);
+    expect(withoutTimes(state$.value.messages.slice(-2))).toEqual(withoutTimes(result.messages));
   });
 
   it('lists runs newest first, with their status', async () => {

@@ -14,7 +14,11 @@ export const INTERRUPTED_TEXT =
   'This tool call was interrupted by a worker crash; it may or may not have taken effect. ' +
   'Check its effect before calling it again.';
 
-const INTERRUPTED: ToolResult = { content: [{ type: 'text', text: INTERRUPTED_TEXT }], isError: true };
+const INTERRUPTED: ToolResult = {
+  content: [{ type: 'text', text: INTERRUPTED_TEXT }],
+  isError: true,
+  errorType: 'interrupted',
+};
 
 /**
  * The tool seam of a durable run, innermost of the middlewares: each call is a DBOS step named

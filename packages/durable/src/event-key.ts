@@ -11,9 +11,18 @@ import type { AgentEvent } from '@rxagent/core';
  */
 export class EventKeys {
   private readonly counts = new Map<string, number>();
+  /** A sub-run's events are keyed within the sub-run (its id is the same in every execution). */
+  private readonly subruns = new Map<string, EventKeys>();
 
   keyOf(event: AgentEvent): string | null {
     switch (event.type) {
+      case 'subrun': {
+        const runId = event.path[event.path.length - 1]?.runId ?? '?';
+        let keys = this.subruns.get(runId);
+        if (!keys) this.subruns.set(runId, (keys = new EventKeys()));
+        const inner = keys.keyOf(event.event);
+        return inner === null ? null : `subrun:${runId}:${inner}`;
+      }
       case 'message-update':
       case 'output-update':
       case 'summary-update':

@@ -1,23 +1,41 @@
 import { serializeError } from '@rxagent/core/provider';
 import type { AgentEvent, SerializedError } from '@rxagent/core';
+import { createWireEncoder, type WireEvent } from '@rxagent/core/streams';
 import type { Pool } from 'pg';
+import { coalesceUpdates } from './coalesce-updates.js';
 import { EventKeys } from './event-key.js';
 import { EVENTS_CHANNEL, SCHEMA } from './schema.js';
 
-/** What a log row holds: an event, or the error the run failed with. */
-export type LogBody = AgentEvent | { type: 'run-error'; error: SerializedError };
+/**
+ * What a log row holds: an event in the wire format of `@rxagent/core/streams` (without its
+ * `seq`: a row's place in the log is its number), or the error the run failed with.
+ */
+export type LogBody = Omit<WireEvent, 'seq'> | { type: 'run-error'; error: SerializedError };
+
+/** An entry waiting to be written: the event, until it is encoded (once, in order). */
+interface Pending {
+  key: string | null;
+  event?: AgentEvent;
+  body?: LogBody;
+}
 
 /** How long to wait before writing again after the database refused a write. */
 const RETRY_MS = [50, 100, 200, 500, 1000, 2000];
 
 /**
  * Writes one execution of a run to its event log, in order, in batches: events that arrive
- * while a write is in flight go in the next one. A failed write (the database is down) is
- * retried until it succeeds, so nothing is lost and the order holds; `flush()` waits for all.
+ * while a write is in flight go in the next one. Events are written in the wire format (one
+ * encoder per execution: its first delta of a message carries the partial message, so a
+ * watcher never folds one execution's deltas onto another's), and the streamed deltas of a
+ * batch are joined into one row: the log grows with the answer, not with its square. A message
+ * already written is referred to by its row's key, the same in every execution. A failed write
+ * (the database is down) is retried until it succeeds, so nothing is lost and the order holds;
+ * `flush()` waits for all.
  */
 export class EventLogWriter {
   private readonly keys = new EventKeys();
-  private pending: { key: string | null; body: LogBody }[] = [];
+  private readonly encoder = createWireEncoder();
+  private pending: Pending[] = [];
   private writing: Promise<void> | undefined;
   private stopped = false;
 
@@ -29,7 +47,16 @@ export class EventLogWriter {
   ) {}
 
   append(event: AgentEvent): void {
-    this.push(this.keys.keyOf(event), event);
+    const key = this.keys.keyOf(event);
+    const last = this.pending[this.pending.length - 1];
+    if (key === null && last && last.key === null && last.event && !this.stopped) {
+      const merged = coalesceUpdates(last.event, event);
+      if (merged) {
+        last.event = merged;
+        return;
+      }
+    }
+    this.push(key, event);
   }
 
   /** Logs the error a run failed with (its watchers fail with it). */
@@ -52,9 +79,11 @@ export class EventLogWriter {
     while (this.writing) await this.writing;
   }
 
-  private push(key: string | null, body: LogBody): void {
+  private push(key: string | null, body: LogBody | AgentEvent): void {
     if (this.stopped) return;
-    this.pending.push({ key, body });
+    this.pending.push(
+      body.type === 'run-error' && 'error' in body ? { key, body } : { key, event: body as AgentEvent },
+    );
     if (!this.writing) this.writing = this.drain();
   }
 
@@ -64,6 +93,7 @@ export class EventLogWriter {
       while (this.pending.length > 0 && !this.stopped) {
         const batch = this.pending;
         this.pending = [];
+        for (const entry of batch) this.encode(entry);
         try {
           await this.insert(batch);
           failures = 0;
@@ -78,7 +108,15 @@ export class EventLogWriter {
     }
   }
 
-  private async insert(batch: { key: string | null; body: LogBody }[]): Promise<void> {
+  /** Encodes an entry once (a batch retried after a failed write keeps its bodies). */
+  private encode(entry: Pending): void {
+    if (entry.body || !entry.event) return;
+    const { seq: _seq, ...body } = this.encoder.encode(entry.event, undefined, entry.key ?? undefined);
+    entry.body = body;
+    entry.event = undefined;
+  }
+
+  private async insert(batch: Pending[]): Promise<void> {
     await this.pool.query(
       `WITH rows AS (
          SELECT k, b, o FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(k, b, o)
@@ -93,17 +131,18 @@ export class EventLogWriter {
   }
 }
 
-/** One row of a run's log. */
+/** One row of a run's log: its place (global), its key (null for streamed deltas), its body. */
 export interface LogRow {
   seq: number;
+  key: string | null;
   body: LogBody;
 }
 
 /** The rows of a run's log after `afterSeq`, in order. */
 export async function readLog(pool: Pool, runId: string, afterSeq: number, limit = 1000): Promise<LogRow[]> {
-  const result = await pool.query<{ seq: string; body: LogBody }>(
-    `SELECT seq, body FROM ${SCHEMA}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  const result = await pool.query<{ seq: string; key: string | null; body: LogBody }>(
+    `SELECT seq, key, body FROM ${SCHEMA}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     [runId, afterSeq, limit],
   );
-  return result.rows.map((r) => ({ seq: Number(r.seq), body: r.body }));
+  return result.rows.map((r) => ({ seq: Number(r.seq), key: r.key, body: r.body }));
 }

@@ -1,9 +1,10 @@
 import type { AgentEvent, SerializedError } from '@rxagent/core';
 import { reviveProviderError } from '@rxagent/core/provider';
+import { createWireDecoder } from '@rxagent/core/streams';
 import type { Pool } from 'pg';
 import { Observable } from 'rxjs';
 import { DurableRunEndedError } from './durable-errors.js';
-import { readLog, type LogBody } from './event-log.js';
+import { readLog, type LogRow } from './event-log.js';
 import type { EventListener } from './event-listener.js';
 
 /** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
@@ -22,12 +23,15 @@ export interface LogSource {
 
 /**
  * A run's events from its log: from the start, then live (a notification or the poll wakes the
- * reader), completing after `agent-end` and failing with the run's error or, for a run that
- * ended without an end, `DurableRunEndedError`.
+ * reader), decoded from the wire format (partial messages rebuilt from the deltas, references
+ * resolved by row key), completing after `agent-end` and failing with the run's error or, for
+ * a run that ended without an end, `DurableRunEndedError`.
  */
 export function watchLog(source: LogSource, runId: string): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
     let after = 0;
+    let rowsRead = 0;
+    const decoder = createWireDecoder();
     let stopped = false;
     let wake: (() => void) | undefined;
     const unlisten = source.listener.on(runId, () => wake?.());
@@ -40,13 +44,21 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
           resolve();
         };
       });
-    const emit = (body: LogBody): boolean => {
-      if (body.type === 'run-error') {
-        subscriber.error(reviveRunError(body.error));
+    const emit = ({ key, body }: LogRow): boolean => {
+      if (body.type === 'run-error' && 'error' in body) {
+        subscriber.error(reviveRunError(body.error as SerializedError));
         return true;
       }
-      subscriber.next(body);
-      if (body.type === 'agent-end') {
+      let event: AgentEvent | undefined;
+      try {
+        event = decoder.decode({ ...body, seq: ++rowsRead }, key ?? undefined);
+      } catch (error) {
+        subscriber.error(error);
+        return true;
+      }
+      if (!event) return false;
+      subscriber.next(event);
+      if (event.type === 'agent-end') {
         subscriber.complete();
         return true;
       }
@@ -65,7 +77,7 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
         }
         for (const row of rows) {
           after = row.seq;
-          if (stopped || emit(row.body)) return;
+          if (stopped || emit(row)) return;
         }
         if (rows.length > 0) {
           idle = 0;
@@ -82,7 +94,7 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
             const started = after > 0;
             if (!started || status !== 'CANCELLED' || Date.now() - endedSince > CANCEL_GRACE_MS) {
               const last = await readLog(source.pool, runId, after).catch(() => []);
-              for (const row of last) if (emit(row.body)) return;
+              for (const row of last) if (emit(row)) return;
               subscriber.error(
                 new DurableRunEndedError(
                   `Durable run "${runId}" ended as ${status} without an agent-end` +

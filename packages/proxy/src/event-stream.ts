@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { defer, interval, type Subscription } from 'rxjs';
 import type { ChatModel, ChatRequest } from '@rxagent/core';
+import { formatSSEComment, formatSSEFrame, SSE_HEADERS } from '@rxagent/core/streams';
 import { toWireError } from './wire-error.js';
 
 /**
@@ -20,16 +21,12 @@ export function streamModelEvents(
   request: ChatRequest,
   pingMs: number,
 ): Subscription {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
+  res.writeHead(200, { ...SSE_HEADERS });
   res.flushHeaders();
   const write = (text: string) => {
     if (!res.destroyed && !res.writableEnded) res.write(text);
   };
-  const send = (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send = (event: string, data: unknown) => write(formatSSEFrame({ event, data: JSON.stringify(data) }));
   const call = defer(() => model.stream(request)).subscribe({
     next: (event) => send('model-event', event),
     error: (error: unknown) => {
@@ -42,6 +39,6 @@ export function streamModelEvents(
     },
   });
   if (!call.closed && Number.isFinite(pingMs))
-    call.add(interval(pingMs).subscribe(() => write(': ping\n\n')));
+    call.add(interval(pingMs).subscribe(() => write(formatSSEComment('ping'))));
   return call;
 }

@@ -5,5 +5,3 @@ export { proxyModel } from './proxy-model.js';
 export type { ProxyModelOptions } from './proxy-model.js';
 export { fromWireError, toWireError } from './wire-error.js';
 export type { WireError } from './wire-error.js';
-export { parseSse } from './sse-lines.js';
-export type { SseMessage } from './sse-lines.js';

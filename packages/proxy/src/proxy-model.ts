@@ -8,7 +8,7 @@ import {
   type ChatRequest,
   type ModelEvent,
 } from '@rxagent/core';
-import { parseSse } from './sse-lines.js';
+import { createSSEParser, type SSEMessage } from '@rxagent/core/streams';
 import { fromWireError, type WireError } from './wire-error.js';
 
 /**
@@ -94,7 +94,19 @@ export function proxyModel(options: ProxyModelOptions): ChatModel {
           if (!response.ok || !response.body) return fail(await httpError(response));
           const reader = response.body.getReader();
           const decoder = new TextDecoder();
-          let buffer = '';
+          let ended = false;
+          const take = (event: SSEMessage) => {
+            if (ended || subscriber.closed) return;
+            if (event.event === 'model-event') subscriber.next(JSON.parse(event.data) as ModelEvent);
+            else if (event.event === 'error') {
+              ended = true;
+              fail(fromWireError(JSON.parse(event.data) as WireError));
+            } else if (event.event === 'end') {
+              ended = true;
+              subscriber.complete();
+            }
+          };
+          const parser = createSSEParser({ message: take });
           for (;;) {
             let chunk: Awaited<ReturnType<typeof reader.read>>;
             try {
@@ -103,18 +115,11 @@ export function proxyModel(options: ProxyModelOptions): ChatModel {
               return fail(new NetworkError(`The connection to the model proxy at ${base} was cut.`));
             }
             if (chunk.done) break;
-            const { events, rest } = parseSse(
-              buffer + decoder.decode(chunk.value as Uint8Array, { stream: true }),
-            );
-            buffer = rest;
-            for (const event of events) {
-              if (subscriber.closed) return;
-              if (event.event === 'model-event') subscriber.next(JSON.parse(event.data) as ModelEvent);
-              else if (event.event === 'error')
-                return fail(fromWireError(JSON.parse(event.data) as WireError));
-              else if (event.event === 'end') return subscriber.complete();
-            }
+            parser.push(decoder.decode(chunk.value as Uint8Array, { stream: true }));
+            if (ended || subscriber.closed) return void reader.cancel().catch(() => undefined);
           }
+          parser.push(decoder.decode());
+          if (ended || subscriber.closed) return;
           fail(new NetworkError(`The model proxy at ${base} closed the stream before its end.`));
         };
         run().catch(fail);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { formatSSEFrame } from '@rxagent/core/streams';
 
 /**
  * One Server-Sent Event: `event:` line (optional) and `data:` (objects are JSON-encoded).
@@ -97,7 +98,7 @@ export interface SseTestServer {
  */
 export function encodeSse(event: SseEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
-  return `${event.event ? `event: ${event.event}\n` : ''}data: ${data}\n\n`;
+  return formatSSEFrame(event.event ? { event: event.event, data } : { data });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

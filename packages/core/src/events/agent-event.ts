@@ -107,12 +107,27 @@ export interface ToolUpdateEvent {
   preview?: unknown;
 }
 /**
+ * Why a tool call ended as it did: it ran (`executed`) or failed while running or being
+ * validated (`failed`: it threw, returned an error result, had invalid arguments or an unknown
+ * name); it never ran because a gate, a guardrail or the breaker refused it (`denied`), a
+ * person rejected it (`rejected`), an earlier call stopped the batch or a steering message came
+ * first (`skipped`), a steering message or the run's end cut it off (`cancelled`), a worker
+ * crashed while it ran (`interrupted`), or it ran out of time (`timed-out`).
+ *
+ * @example
+ * const noRealResult = (o: ToolOutcome) => o !== 'executed' && o !== 'failed';
+ */
+export type ToolOutcome =
+  'executed' | 'failed' | 'denied' | 'rejected' | 'skipped' | 'cancelled' | 'interrupted' | 'timed-out';
+
+/**
  * A tool call ended (events in completion order; results enter the transcript in call order).
+ * `outcome` says why it has the result it has; `result` is what the model reads.
  *
  * @example
  * const e: ToolEndEvent = {
  *   type: 'tool-end', toolCallId: 'call_1', toolName: 'read', args: { path: 'README.md' },
- *   result: { content: [{ type: 'text', text: '# rxagent' }], isError: false }, isError: false,
+ *   result: { content: [{ type: 'text', text: '# rxagent' }], isError: false }, isError: false, outcome: 'executed',
  * };
  */
 export interface ToolEndEvent {
@@ -122,6 +137,7 @@ export interface ToolEndEvent {
   args: unknown;
   result: ToolResult;
   isError: boolean;
+  outcome: ToolOutcome;
 }
 /**
  * A tool call waits for a person's decision.

@@ -4,7 +4,7 @@ import { errorToolResult } from '../tools/tool-output.js';
 
 /**
  * A call that `stop$` cuts off before its outcome (its signal aborted), which then settles with
- * the error result `text` (outcome `refused`); a call that settled first is left as it is.
+ * the error result `text` (outcome `refused`, reported as `cancelled`); a call that settled first is left as it is.
  *
  * @example
  * cutOff(call$, interrupted$, CANCELLED_FOR_STEERING_TEXT); // an `interrupt: 'cancel'` tool
@@ -14,7 +14,12 @@ export function cutOff(
   stop$: Observable<unknown>,
   text: string,
 ): Observable<CallItem> {
-  const cancelled: CallSettled = { type: 'call-settled', result: errorToolResult(text), outcome: 'refused' };
+  const cancelled: CallSettled = {
+    type: 'call-settled',
+    result: errorToolResult(text),
+    outcome: 'refused',
+    end: 'cancelled',
+  };
   return defer(() => {
     let done = false;
     return concat(

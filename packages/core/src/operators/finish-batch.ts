@@ -55,12 +55,21 @@ export function finishBatch(turn: Turn, calls: readonly ToolCallPart[], batch: B
         type: 'call-settled',
         result: errorToolResult(batch.skipText ?? SKIPPED_FOR_STEERING_TEXT),
         outcome: 'refused',
+        end: 'skipped',
       };
       outcomes[i] = outcome;
       const { id, name, args } = call;
       events.push(
         { type: 'tool-start', toolCallId: id, toolName: name, args },
-        { type: 'tool-end', toolCallId: id, toolName: name, args, result: outcome.result, isError: true },
+        {
+          type: 'tool-end',
+          toolCallId: id,
+          toolName: name,
+          args,
+          result: outcome.result,
+          isError: true,
+          outcome: 'skipped',
+        },
       );
     }
     const message: ToolResultMessage = {

@@ -14,6 +14,7 @@ import { adoptEagerCalls } from './eager-adoption.js';
 import { toolCallEnv } from './tool-call-env.js';
 import { CANCELLED_FOR_BUDGET_TEXT, watchBudgets } from './batch-budget.js';
 import { cutOff } from './cut-off.js';
+import { toolOutcomeOf } from '../tools/tool-outcome.js';
 import { addSpent } from '../state/spent-usage.js';
 import { toolGuardEnv } from './tool-guard-env.js';
 
@@ -147,6 +148,7 @@ export function runToolBatch(
         args: call.args,
         result,
         isError: result.isError,
+        outcome: toolOutcomeOf(outcome),
       };
     };
 

@@ -1,5 +1,5 @@
 import type { SerializedError } from '../errors/serialize-error.js';
-import type { ToolResult } from '../events/agent-event.js';
+import type { ToolOutcome, ToolResult } from '../events/agent-event.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { GuardrailEndEvent } from '../events/guardrail-events.js';
@@ -76,6 +76,8 @@ export interface AgentState {
   activeTools: readonly ActiveTool[];
   /** Results of this batch's calls that ended but are not in the transcript yet (by call id). */
   finishedTools: Readonly<Record<string, ToolResult>>;
+  /** How each tool call of the run ended (its `tool-end`'s `outcome`), by call id. */
+  toolOutcomes: Readonly<Record<string, ToolOutcome>>;
   pendingApprovals: readonly PendingApproval[];
   /** Elicitations waiting for a person (answer with `Agent.respond`). */
   pendingElicitations: readonly PendingElicitation[];
@@ -115,6 +117,7 @@ export function initialAgentState(messages: readonly AgentMessage[] = []): Agent
     pendingToolCalls: [],
     activeTools: [],
     finishedTools: {},
+    toolOutcomes: {},
     pendingApprovals: [],
     pendingElicitations: [],
     usage: emptyUsage(),

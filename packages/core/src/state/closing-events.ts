@@ -40,6 +40,7 @@ export function closingEvents(state: AgentState, now: number): AgentEvent[] {
         args: undefined,
         result,
         isError: true,
+        outcome: 'cancelled',
       });
     }
     results.push({

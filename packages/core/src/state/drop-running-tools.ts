@@ -18,7 +18,7 @@ export function dropRunningTools(state: AgentState, next: AgentState): AgentStat
   if (state.pendingElicitations.length > 0)
     next.pendingElicitations = state.pendingElicitations.filter((e) => !ids.includes(e.toolCallId));
   let subruns = state.subruns;
-  for (const id of ids) subruns = endSubruns(subruns, id, false);
+  for (const id of ids) subruns = endSubruns(subruns, id, 'cancelled');
   next.subruns = subruns;
   return next;
 }

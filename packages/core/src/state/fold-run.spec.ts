@@ -29,7 +29,15 @@ function toolStep(step: number): AgentEvent[] {
     { type: 'message-start', message: call },
     { type: 'message-end', message: call },
     { type: 'tool-start', toolCallId: id, toolName: 'echo', args: {} },
-    { type: 'tool-end', toolCallId: id, toolName: 'echo', args: {}, result, isError: false },
+    {
+      type: 'tool-end',
+      toolCallId: id,
+      toolName: 'echo',
+      args: {},
+      result,
+      isError: false,
+      outcome: 'executed',
+    },
     { type: 'message-start', message: result },
     { type: 'message-end', message: result },
   ];

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, ToolOutcome } from '../events/agent-event.js';
 import { addUsage } from '../messages/usage.js';
 import type { AgentState } from './agent-state.js';
 import { reduceElicitation } from './reduce-elicitation.js';
@@ -22,6 +22,7 @@ function copy(s: AgentState): AgentState {
     pendingToolCalls: s.pendingToolCalls,
     activeTools: s.activeTools,
     finishedTools: s.finishedTools,
+    toolOutcomes: s.toolOutcomes,
     pendingApprovals: s.pendingApprovals,
     pendingElicitations: s.pendingElicitations,
     usage: s.usage,
@@ -67,6 +68,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       next.pendingToolCalls = [];
       next.activeTools = [];
       next.finishedTools = {};
+      next.toolOutcomes = {};
       next.pendingApprovals = [];
       next.pendingElicitations = [];
       next.stopReason = undefined;
@@ -127,9 +129,12 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
         t.toolCallId === event.toolCallId ? { ...t, progress: event.progress } : t,
       );
       return next;
-    case 'tool-end':
+    case 'tool-end': {
+      // Logs recorded before `outcome` existed say only whether it was an error.
+      const outcome = (event.outcome as ToolOutcome | undefined) ?? (event.isError ? 'failed' : 'executed');
       next = copy(state);
-      next.subruns = endSubruns(state.subruns, event.toolCallId, event.isError);
+      next.subruns = endSubruns(state.subruns, event.toolCallId, outcome);
+      next.toolOutcomes = { ...state.toolOutcomes, [event.toolCallId]: outcome };
       next.pendingToolCalls = state.pendingToolCalls.filter((id) => id !== event.toolCallId);
       next.activeTools = state.activeTools.filter((t) => t.toolCallId !== event.toolCallId);
       next.finishedTools = { ...state.finishedTools, [event.toolCallId]: event.result };
@@ -137,6 +142,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       if (state.pendingElicitations.length > 0)
         next.pendingElicitations = state.pendingElicitations.filter((e) => e.toolCallId !== event.toolCallId);
       return next;
+    }
     case 'approval-request':
       next = copy(state);
       next.pendingApprovals = [

@@ -1,3 +1,4 @@
+import type { ToolOutcome } from '../events/agent-event.js';
 import type { SubrunEvent } from '../events/subrun-event.js';
 import type { StopReason } from '../events/stop-signal.js';
 import type { Usage } from '../messages/types.js';
@@ -77,17 +78,19 @@ export function reduceSubruns(
 
 /**
  * The sub-runs after the tool call that ran them ended: one that had not ended by itself
- * failed with the call (`error`: its model failed, the call timed out) or was cut off with it
- * (`cancelled`). The same record when no sub-run of that call was still going.
+ * failed with the call (`error`: the call failed or timed out) or was cut off with it
+ * (`cancelled`: the call was cancelled, interrupted, or ended without waiting for it). The same
+ * record when no sub-run of that call was still going.
  *
  * @example
- * next.subruns = endSubruns(state.subruns, event.toolCallId, event.isError);
+ * next.subruns = endSubruns(state.subruns, event.toolCallId, event.outcome);
  */
 export function endSubruns(
   subruns: Readonly<Record<string, SubrunState>>,
   toolCallId: string,
-  isError: boolean,
+  outcome: ToolOutcome,
 ): Readonly<Record<string, SubrunState>> {
+  const isError = outcome === 'failed' || outcome === 'timed-out';
   let next: Record<string, SubrunState> | undefined;
   for (const [runId, s] of Object.entries(subruns)) {
     if (s.toolCallId !== toolCallId || s.phase === 'idle' || isTerminal(s.phase)) continue;

@@ -72,6 +72,7 @@ describe('reduceAgentState phases', () => {
       args: {},
       result: { content: [], isError: false },
       isError: false,
+      outcome: 'executed',
     });
     expect(s.pendingApprovals).toEqual([]);
     expect(s.pendingToolCalls).toEqual([]);
@@ -207,6 +208,7 @@ describe('selectors emit on change only', () => {
       args: {},
       result: { content: [], isError: false },
       isError: false,
+      outcome: 'executed',
     });
     fold({
       type: 'tool-end',
@@ -215,6 +217,7 @@ describe('selectors emit on change only', () => {
       args: {},
       result: { content: [], isError: false },
       isError: false,
+      outcome: 'executed',
     });
     fold({ type: 'agent-start', runId: 'r2' });
     states.complete();

@@ -13,6 +13,8 @@ import {
 } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import { RunReleasedError } from '../results/result-errors.js';
+import { parseEventId } from './wire/event-id.js';
+import { SSEResumeRefusedError } from './wire-errors.js';
 
 /**
  * An event with its position in the run (1-based): the `id` of its SSE message, which a
@@ -54,10 +56,13 @@ export interface RunHub {
    * missing), then the live ones; completes or errors as the run does. The first join starts
    * the run. When events after `lastEventId` have left the buffer, a `warning` event says how
    * many were missed. After the run ended and its last watcher left, errors with
-   * `RunReleasedError`. */
+   * `RunReleasedError`; an id of another run (`<runId>:<seq>` from `toSSEStream`) or of an
+   * event the run never had errors with `SSEResumeRefusedError`. */
   join(lastEventId?: string | number | null): Observable<SequencedEvent>;
   /** The run's events for a watcher joining now (`join()` without the ids). */
   readonly events$: Observable<AgentEvent>;
+  /** The run's id, from its `agent-start` (undefined before it). */
+  readonly runId: string | undefined;
   /** Watchers joined now. */
   readonly watchers: number;
   /** True once the run ended and the buffer was released (no watcher left). */
@@ -87,6 +92,7 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
   let subject: ReplaySubject<SequencedEvent> | undefined = new ReplaySubject<SequencedEvent>(replay);
   let subscription: Subscription | undefined;
   let lastId = 0;
+  let runId: string | undefined;
   let watchers = 0;
   let ended = false;
 
@@ -103,7 +109,10 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
   const start = (target: ReplaySubject<SequencedEvent>) => {
     subscription = run$
       .pipe(
-        map((event) => ({ id: ++lastId, event })),
+        map((event) => {
+          if (runId === undefined && event.type === 'agent-start') runId = event.runId;
+          return { id: ++lastId, event };
+        }),
         finalize(() => {
           ended = true;
           release();
@@ -123,10 +132,13 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
             ),
         );
       }
+      const resume = parseEventId(lastEventId);
       if (!subscription && !ended) start(target);
+      const refusal = resume && refused(resume.runId, resume.seq);
+      if (refusal) return throwError(() => new SSEResumeRefusedError(refusal));
       watchers++;
       linger?.unsubscribe();
-      const after = parseId(lastEventId);
+      const after = resume?.seq ?? 0;
       // Called now, the buffer holds the ids from `firstKept` to `lastId`.
       const firstKept = Math.max(1, lastId - replay + 1);
       const live$ = target.pipe(
@@ -148,8 +160,19 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
       return live$.pipe(startWith(warning));
     });
 
+  const refused = (id: string | undefined, seq: number): string | undefined => {
+    if (id !== undefined && runId !== undefined && id !== runId)
+      return `Cannot resume: Last-Event-ID names run "${id}", but this stream is run "${runId}". Read this run from its start.`;
+    if (seq > lastId)
+      return `Cannot resume after event ${seq}: this run has sent ${lastId} so far (a restarted server, or an id of another stream). Read this run from its start.`;
+    return undefined;
+  };
+
   return {
     join,
+    get runId() {
+      return runId;
+    },
     events$: defer(() => join()).pipe(map((entry) => entry.event)),
     get watchers() {
       return watchers;
@@ -165,10 +188,4 @@ export function shareRun(run$: Observable<AgentEvent>, options: ShareRunOptions 
       if (watchers === 0) subject = undefined;
     },
   };
-}
-
-function parseId(value: string | number | null | undefined): number {
-  if (value === undefined || value === null || value === '') return 0;
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }

@@ -14,6 +14,7 @@ import { fromSSE } from './from-sse.js';
 import { sendSSE, type SSEServerResponse } from './send-sse.js';
 import { shareRun, type RunHub } from './share-run.js';
 import { createSSEParser } from './sse-parser.js';
+import { formatSSEComment, formatSSEFrame } from './sse-frames.js';
 import { sseFrames, sseResponse } from './to-sse-stream.js';
 
 const start: AgentEvent = { type: 'agent-start', runId: 'r1' };
@@ -25,9 +26,9 @@ describe('sseFrames', () => {
       const e1 = cold('a 25ms b|', { a: start, b: turn });
       const frames = sseFrames(e1, { keepAliveMs: 10 });
       expectObservable(frames).toBe('a 9ms k 9ms k 5ms b (e|)', {
-        a: `id: 1\ndata: ${JSON.stringify(start)}\n\n`,
+        a: `id: r1:1\ndata: ${JSON.stringify({ seq: 1, ...start })}\n\n`,
         k: ': keep-alive\n\n',
-        b: `id: 2\ndata: ${JSON.stringify(turn)}\n\n`,
+        b: `id: r1:2\ndata: ${JSON.stringify({ seq: 2, ...turn })}\n\n`,
         e: 'event: run-end\ndata: {}\n\n',
       });
     });
@@ -39,10 +40,35 @@ describe('sseFrames', () => {
       const frames = sseFrames(cold('a---#', { a: start }, error), { keepAliveMs: 0, retryMs: 500 });
       expectObservable(frames).toBe('(ra)(x|)', {
         r: 'retry: 500\n\n',
-        a: `id: 1\ndata: ${JSON.stringify(start)}\n\n`,
+        a: `id: r1:1\ndata: ${JSON.stringify({ seq: 1, ...start })}\n\n`,
         x: 'event: run-error\ndata: {"name":"RateLimitError","message":"Too many requests","status":429,"retryable":true}\n\n',
       });
     });
+  });
+});
+
+describe('formatSSEFrame', () => {
+  it('frames a named event with its data and the blank line that ends it', () => {
+    expect(formatSSEFrame({ event: 'run', data: '{"id":"run-1"}' })).toBe(
+      'event: run\ndata: {"id":"run-1"}\n\n',
+    );
+  });
+
+  it('writes one data line per line of the payload, and the id', () => {
+    expect(formatSSEFrame({ event: 'note', id: '7', data: 'a\nb\r\nc' })).toBe(
+      'event: note\nid: 7\ndata: a\ndata: b\ndata: c\n\n',
+    );
+    expect(formatSSEFrame({ data: '' })).toBe('data: \n\n');
+  });
+
+  it('refuses an event name with a line break (it would forge fields)', () => {
+    expect(() => formatSSEFrame({ event: 'run\ndata: x', data: '1' })).toThrow(
+      /cannot contain a line break or NUL/,
+    );
+  });
+
+  it('frames comments on one line', () => {
+    expect(formatSSEComment('heart\nbeat')).toBe(': heart beat\n\n');
   });
 });
 
@@ -138,7 +164,8 @@ describe('a run over SSE (Node http, fetch)', () => {
       expect(events.filter((e) => e.type === 'agent-start')).toHaveLength(1);
       expect(events[events.length - 1]?.type).toBe('agent-end');
       expect(requests.length).toBe(2);
-      expect(requests[1]?.headers['last-event-id']).toBe('7');
+      const runId = client.state$.value.runId as string;
+      expect(requests[1]?.headers['last-event-id']).toBe(`${encodeURIComponent(runId)}:7`);
       expect(requests[0]?.headers['last-event-id']).toBeUndefined();
     } finally {
       await close(server);

@@ -2,6 +2,7 @@ import {
   asyncScheduler,
   catchError,
   connect,
+  defer,
   endWith,
   interval,
   last,
@@ -16,14 +17,10 @@ import {
 } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunHub } from './share-run.js';
-import {
-  END_FRAME,
-  errorFrame,
-  eventFrame,
-  KEEP_ALIVE_FRAME,
-  retryFrame,
-  SSE_HEADERS,
-} from './sse-frames.js';
+import { END_FRAME, errorFrame, KEEP_ALIVE_FRAME, retryFrame, SSE_HEADERS } from './sse-frames.js';
+import { formatEventId, parseEventId } from './wire/event-id.js';
+import { createWireEncoder } from './wire/wire-encoder.js';
+import { SSEReaderTooSlowError, SSEResumeRefusedError } from './wire-errors.js';
 
 /**
  * Options of `toSSEStream`, `sseResponse` and `sendSSE`.
@@ -32,23 +29,62 @@ import {
  * toSSEStream(hub, { lastEventId: request.headers.get('last-event-id'), keepAliveMs: 10_000 });
  */
 export interface SSEStreamOptions {
-  /** With a `RunHub`: the client's `Last-Event-ID`, to resume after it. */
+  /** The client's `Last-Event-ID`: with a `RunHub`, resume after it; with a plain run, refused. */
   lastEventId?: string | number | null;
   /** A `: keep-alive` comment this often while the run is quiet (default 15 000 ms; 0: none). */
   keepAliveMs?: number;
   /** How long a client waits before reconnecting (the SSE `retry:` field; default: not sent). */
   retryMs?: number;
+  /**
+   * Most bytes written for this reader and not read yet (default 16 MiB): past it the reader
+   * is cut off with a last `run-error` event (`SSEReaderTooSlowError`) — the run is neither
+   * slowed down for it nor buffered without bound.
+   */
+  maxBufferedBytes?: number;
   /** Scheduler of the keep-alive timer (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
 }
+
+/** Default of `maxBufferedBytes`. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 function isRunHub(source: Observable<AgentEvent> | RunHub): source is RunHub {
   return typeof (source as Partial<RunHub>).join === 'function';
 }
 
+/** The encoded frames of a run or a hub's join, numbered with its `<runId>:<seq>` ids. */
+function eventFrames(source: Observable<AgentEvent> | RunHub, lastEventId: SSEStreamOptions['lastEventId']) {
+  return defer(() => {
+    const hub = isRunHub(source) ? source : undefined;
+    if (!hub && parseEventId(lastEventId) !== undefined) {
+      // A plain run cannot resume: subscribing it again would start a second run.
+      const refusal = new SSEResumeRefusedError(
+        `Cannot resume after event ${String(lastEventId)}: this server streams a run that is not shared, so it would start a ` +
+          'second one. Share the run with shareRun() to let clients resume.',
+      );
+      return of(errorFrame(refusal));
+    }
+    const encoder = createWireEncoder();
+    let runId = hub?.runId;
+    const entries$ = hub
+      ? hub.join(lastEventId)
+      : (source as Observable<AgentEvent>).pipe(map((event, i) => ({ id: i + 1, event })));
+    return entries$.pipe(
+      map(({ id, event }) => {
+        if (runId === undefined && event.type === 'agent-start') runId = event.runId;
+        runId ??= hub?.runId;
+        return `id: ${formatEventId(runId, id)}\ndata: ${JSON.stringify(encoder.encode(event, id))}\n\n`;
+      }),
+      endWith(END_FRAME),
+      catchError((error: unknown) => of(errorFrame(error))),
+    );
+  });
+}
+
 /**
- * The SSE frames (text) of a run: one `data:` message per event with its `id`, keep-alive
- * comments, then `event: run-end` — or `event: run-error` with the serialized error.
+ * The SSE frames (text) of a run in the wire format: one `data:` message per event (`WireEvent`
+ * JSON: deltas, not snapshots) with its id `<runId>:<seq>`, keep-alive comments, then
+ * `event: run-end` — or `event: run-error` with the serialized error.
  *
  * @example
  * sseFrames(runAgent(config)).subscribe((frame) => socket.write(frame));
@@ -59,14 +95,7 @@ export function sseFrames(
 ): Observable<string> {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const scheduler = options.scheduler ?? asyncScheduler;
-  const entries$ = isRunHub(source)
-    ? source.join(options.lastEventId)
-    : source.pipe(map((event, i) => ({ id: i + 1, event })));
-  const frames$ = entries$.pipe(
-    map(eventFrame),
-    endWith(END_FRAME),
-    catchError((error: unknown) => of(errorFrame(error))),
-  );
+  const frames$ = eventFrames(source, options.lastEventId);
   const withKeepAlive$ =
     keepAliveMs > 0
       ? frames$.pipe(
@@ -87,15 +116,19 @@ export function sseFrames(
 }
 
 /**
- * A run as a web `ReadableStream` of Server-Sent Events (UTF-8 bytes): each event as JSON in
- * a `data:` line with its `id`, `: keep-alive` comments while the run is quiet, `event: run-end`
- * when it ends, or `event: run-error` with the serialized error (name, message, status — never
- * a body or a stack). The run starts when the stream is read and is cancelled when the stream
- * is (the client went away). Pass a `RunHub` (`shareRun`) and the client's `Last-Event-ID`
- * to resume a reconnecting client exactly; a plain run is numbered from 1.
+ * A run as a web `ReadableStream` of Server-Sent Events (UTF-8 bytes) in the wire format:
+ * each event as `WireEvent` JSON in a `data:` line — a `message-update` carries its delta only,
+ * so the bytes grow with the answer, not with its square — with the id `<runId>:<seq>`;
+ * `: keep-alive` comments while the run is quiet, `event: run-end` when it ends, or
+ * `event: run-error` with the serialized error (name, message, status — never a body or a
+ * stack). The run starts with the stream and is cancelled when the stream is (the client went
+ * away). Pass a `RunHub` (`shareRun`) and the client's `Last-Event-ID` to resume a reconnecting
+ * client exactly; a plain run answers a `Last-Event-ID` with a `run-error`
+ * (`SSEResumeRefusedError`) and is not started again. A reader more than `maxBufferedBytes`
+ * behind is cut off with a `run-error` (`SSEReaderTooSlowError`).
  *
  * @param source A run, or a `RunHub` shared by many clients.
- * @param options `lastEventId`, `keepAliveMs`, `retryMs`, `scheduler`.
+ * @param options `lastEventId`, `keepAliveMs`, `retryMs`, `maxBufferedBytes`, `scheduler`.
  * @return A `ReadableStream<Uint8Array>` for a `Response` body.
  *
  * @example
@@ -107,20 +140,46 @@ export function toSSEStream(
   options: SSEStreamOptions = {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const limit = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   let subscription: Subscription | undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      subscription = sseFrames(source, options).subscribe({
-        next: (frame) => controller.enqueue(encoder.encode(frame)),
-        // sseFrames turns the run's error into a frame: an error here is a bug, surfaced as one.
-        error: (error: unknown) => controller.error(error),
-        complete: () => controller.close(),
-      });
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const stop = () => {
+          done = true;
+          subscription?.unsubscribe();
+        };
+        subscription = sseFrames(source, options).subscribe({
+          next: (frame) => {
+            if (done) return;
+            controller.enqueue(encoder.encode(frame));
+            if ((controller.desiredSize ?? 0) >= 0) return;
+            const error = new SSEReaderTooSlowError(
+              `This reader fell more than ${limit} bytes behind the run, so the server cut it off. ` +
+                'Read faster, or raise { maxBufferedBytes } on the server.',
+            );
+            controller.enqueue(encoder.encode(errorFrame(error)));
+            controller.close();
+            stop();
+          },
+          // sseFrames turns the run's error into a frame: an error here is a bug, surfaced as one.
+          error: (error: unknown) => {
+            if (!done) controller.error(error);
+          },
+          complete: () => {
+            if (!done) controller.close();
+          },
+        });
+        if (done) subscription.unsubscribe();
+      },
+      cancel() {
+        done = true;
+        subscription?.unsubscribe();
+      },
     },
-    cancel() {
-      subscription?.unsubscribe();
-    },
-  });
+    { highWaterMark: limit, size: (chunk) => chunk.byteLength },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AgentStop } from '../errors/agent-stop.js';
-import type { AgentEvent, ToolResult } from '../events/agent-event.js';
+import type { AgentEvent, ToolOutcome, ToolResult } from '../events/agent-event.js';
 
 /** What happened to one call, for the circuit breaker and the stop rules. */
 export type CallOutcome = 'success' | 'error' | 'refused' | 'rejected';
@@ -10,6 +10,8 @@ export interface CallSettled {
   result: ToolResult;
   outcome: CallOutcome;
   stop?: AgentStop;
+  /** How the `tool-end` reports it when the outcome alone does not say (skipped, cancelled). */
+  end?: ToolOutcome;
 }
 
 /**
