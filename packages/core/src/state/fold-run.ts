@@ -1,4 +1,11 @@
-import { defer, tap, type BehaviorSubject, type MonoTypeOperatorFunction } from 'rxjs';
+import {
+  Observable,
+  type BehaviorSubject,
+  type MonoTypeOperatorFunction,
+  type Subscriber,
+  type Unsubscribable,
+} from 'rxjs';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import type { AgentState } from './agent-state.js';
 import { reduceAgentState } from './reduce-agent-state.js';
@@ -43,27 +50,60 @@ export function foldRun(
   options: FoldRunOptions = {},
 ): MonoTypeOperatorFunction<AgentEvent> {
   return (run$) =>
-    defer(() => {
-      let end: AgentEndEvent | undefined;
-      const settle = (phase: 'done' | 'cancelled' | 'error', error?: unknown) => {
-        let current = state.value;
-        if (phase === 'cancelled' && current.streamingMessage && options.dropPartial?.()) {
-          current = { ...current, streamingMessage: undefined };
-        }
-        const next = terminate(current, phase, error, options.now?.() ?? 0);
-        // Terminal is sticky: a second ending (or a state already terminal) changes nothing.
-        if (next !== state.value) state.next(next);
-      };
-      return run$.pipe(
-        tap({
-          next: (event) => {
-            if (event.type === 'agent-end') end = event;
-            state.next(reduceAgentState(state.value, event));
-          },
-          error: (error: unknown) => settle('error', error),
-          complete: () => settle(end && end.reason !== 'user-requested' ? 'done' : 'cancelled'),
-          unsubscribe: () => settle('cancelled'),
-        }),
-      );
+    new Observable<AgentEvent>((subscriber) => {
+      const fold = new RunFold(state, options, subscriber);
+      run$.subscribe(chainedObserver(subscriber, fold));
+      // After the run's own teardown (added first): an unsubscribe before the end cancels.
+      return fold;
     });
+}
+
+/**
+ * One run's fold, as an object rather than the closures of `tap` and `defer`: it is on the path
+ * of every streamed delta of `withState` and `Agent` (the bench's streaming rows).
+ */
+class RunFold implements ChainHandlers<AgentEvent>, Unsubscribable {
+  private end?: AgentEndEvent;
+  private settled = false;
+
+  constructor(
+    private readonly state: BehaviorSubject<AgentState>,
+    private readonly options: FoldRunOptions,
+    private readonly subscriber: Subscriber<AgentEvent>,
+  ) {}
+
+  next(event: AgentEvent): void {
+    if (event.type === 'agent-end') this.end = event;
+    this.state.next(reduceAgentState(this.state.value, event));
+    this.subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    this.settle('error', error);
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    const end = this.end;
+    this.settle(end && end.reason !== 'user-requested' ? 'done' : 'cancelled');
+    this.subscriber.complete();
+  }
+
+  /** The teardown: a run left before its end is cancelled. */
+  unsubscribe(): void {
+    this.settle('cancelled');
+  }
+
+  private settle(phase: 'done' | 'cancelled' | 'error', error?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { state, options } = this;
+    let current = state.value;
+    if (phase === 'cancelled' && current.streamingMessage && options.dropPartial?.()) {
+      current = { ...current, streamingMessage: undefined };
+    }
+    const next = terminate(current, phase, error, options.now?.() ?? 0);
+    // Terminal is sticky: a state already terminal changes nothing.
+    if (next !== state.value) state.next(next);
+  }
 }

@@ -1,4 +1,5 @@
-import { BehaviorSubject, defer, EMPTY, finalize, of, share, type Observable } from 'rxjs';
+import { BehaviorSubject, Observable, Subscription, type Subscriber, type TeardownLogic } from 'rxjs';
+import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { initialAgentState, type AgentState } from './agent-state.js';
 import { foldRun } from './fold-run.js';
@@ -42,25 +43,94 @@ export function withState(
   run$: Observable<AgentEvent>,
   initial: AgentState = initialAgentState(),
 ): RunWithState {
-  const state = new BehaviorSubject(initial);
-  let started = false;
-  let ended = false;
-  const events$ = defer(() => {
-    // The run is subscribed once: after the last subscriber left, `share` comes back here.
-    if (started) return EMPTY;
-    started = true;
-    return run$.pipe(
-      foldRun(state),
-      finalize(() => {
-        ended = true;
-        state.complete();
-      }),
-    );
-  }).pipe(share({ resetOnError: false, resetOnComplete: false, resetOnRefCountZero: true }));
+  const shared = new SharedRun(run$, new BehaviorSubject(initial));
+  const events$ = new Observable<AgentEvent>((subscriber) => shared.join(subscriber));
   const state$ = new StateObservable<AgentState>(
-    // A completed BehaviorSubject gives nothing but complete; a late subscriber wants the end state.
-    (subscriber) => (ended ? of(state.value) : state).subscribe(subscriber),
-    () => state.value,
+    (subscriber) => shared.watch(subscriber),
+    () => shared.state.value,
   );
   return { events$, state$ };
+}
+
+/**
+ * One subscription of a run shared by the subscribers of `events$`, folding each event into
+ * `state` before it goes out — `share()` with `foldRun`, written out because it is on the
+ * path of every streamed delta (the bench's streaming rows). The run is subscribed once: the
+ * first subscriber starts it, the last one to leave before its end cancels it; whoever comes
+ * after the end gets the end (the run's completion or its error).
+ */
+class SharedRun implements ChainHandlers<AgentEvent> {
+  /** Replaced, never changed, so a delivery in progress keeps the list it started with. */
+  private subscribers: readonly Subscriber<AgentEvent>[] = [];
+  private started = false;
+  private ended = false;
+  private failed = false;
+  private failure: unknown;
+  private readonly link = new Subscription();
+
+  constructor(
+    private readonly run$: Observable<AgentEvent>,
+    readonly state: BehaviorSubject<AgentState>,
+  ) {}
+
+  join(subscriber: Subscriber<AgentEvent>): TeardownLogic {
+    if (this.ended || (this.started && this.link.closed)) {
+      if (this.failed) subscriber.error(this.failure);
+      else subscriber.complete();
+      return undefined;
+    }
+    this.subscribers = [...this.subscribers, subscriber];
+    // Before the run starts: a subscriber that leaves while a synchronous run emits stops it there.
+    subscriber.add(() => this.leave(subscriber));
+    if (!this.started) {
+      this.started = true;
+      this.run$.pipe(foldRun(this.state)).subscribe(chainedObserver(this.link, this));
+    }
+    return undefined;
+  }
+
+  watch(subscriber: Subscriber<AgentState>): TeardownLogic {
+    // A completed BehaviorSubject gives nothing but complete; a late subscriber wants the end state.
+    if (this.ended) {
+      subscriber.next(this.state.value);
+      subscriber.complete();
+      return undefined;
+    }
+    return this.state.subscribe(subscriber);
+  }
+
+  next(event: AgentEvent): void {
+    for (const subscriber of this.subscribers) subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    this.failed = true;
+    this.failure = error;
+    const subscribers = this.end();
+    for (const subscriber of subscribers) subscriber.error(error);
+    this.state.complete();
+  }
+
+  complete(): void {
+    const subscribers = this.end();
+    for (const subscriber of subscribers) subscriber.complete();
+    this.state.complete();
+  }
+
+  private end(): readonly Subscriber<AgentEvent>[] {
+    this.ended = true;
+    const subscribers = this.subscribers;
+    this.subscribers = [];
+    return subscribers;
+  }
+
+  private leave(subscriber: Subscriber<AgentEvent>): void {
+    if (this.ended) return;
+    this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+    if (this.subscribers.length > 0) return;
+    // The last one left before the end: the run is cancelled (its fold writes `cancelled`).
+    this.ended = true;
+    this.link.unsubscribe();
+    this.state.complete();
+  }
 }
