@@ -13,8 +13,10 @@ export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-
 export { SubrunTracker } from './subrun-view.js';
 export { RunTimeline } from './run-timeline.js';
 export { TimelineStore } from './timeline-store.js';
+export type { StandInPrice } from './timeline-estimate.js';
 export type {
   TimelineDetail,
+  TimelineEstimate,
   TimelineRow,
   TimelineSegment,
   TimelineTokens,
@@ -43,7 +45,7 @@ export type { DashboardSnapshot, RouteContext } from './http-routes.js';
 export { HttpError, readJsonBody, sendJson } from './http-json.js';
 export { dashboardPage } from './page.js';
 export type { ModelFactory, RunRecipe, RunRequest } from './run-factory.js';
-export { scenarioTurns, scriptedRunFactory, SCENARIOS, SCRIPTED_PRICE } from './scripted-runs.js';
+export { scenarioTurns, scriptedRunFactory, SCENARIOS } from './scripted-runs.js';
 export type { ScenarioName, ScriptedRunOptions } from './scripted-runs.js';
 export { between, pacedModel, REALISTIC_TIMING, seededRandom, wordByWord } from './paced-model.js';
 export type { MsRange, PacedModelOptions, ScriptedTiming } from './paced-model.js';

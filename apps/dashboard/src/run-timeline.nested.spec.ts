@@ -111,6 +111,7 @@ describe('RunTimeline: sub-runs and summary calls', () => {
     expect(ownTokens(view.rows)).toBe(view.totals.total);
     expect(view.totals.total).toBe(state.usage.totalTokens);
     expect(view.totals.costUsd).toBeCloseTo(state.usage.costUsd ?? NaN, 12);
+    expect(view.estimate).toBeUndefined(); // every call priced: the run's own cost, no estimate
     expect(byId.get('tool-c1')?.subtotal?.costUsd).toBeCloseTo((820 + 380 + 1060) / 1e6, 12);
     // A sub-run's row: its agents, its task, its step and phase from the fold, its life as a bar.
     expect(byId.get('s1')).toMatchObject({

@@ -111,7 +111,45 @@ describe('RunTimeline', () => {
     expect(last?.tokens).toEqual({ input: 2000, output: 50, total: 2050, costUsd: 0.01 });
     // The totals are the state fold's: one call is unpriced, so the run has no total cost.
     expect(view.totals).toEqual({ input: 3000, output: 150, total: 3150, steps: 2 });
+    // Some calls were priced: no estimate of the rest passes for the run's cost.
+    expect(view.estimate).toBeUndefined();
     expect(view.rows.map((r) => r.depth)).toEqual([0, 0, 0, 0]);
+  });
+
+  /** A run of two model calls, neither priced (a scripted model). */
+  const unpriced = (timeline: RunTimeline) => {
+    timeline.see({ type: 'agent-start', runId: 'r' }, 0);
+    timeline.see({ type: 'turn-start', step: 1 }, 0);
+    timeline.see({ type: 'message-end', message: toolMessage }, 40);
+    timeline.see({ type: 'turn-start', step: 2 }, 50);
+    const free = assistantMessage([{ type: 'text', text: 'Done' }], 'stop', {
+      usage: { inputTokens: 2000, outputTokens: 50, cacheReadTokens: 1000 },
+    });
+    timeline.see({ type: 'message-end', message: free }, 90);
+    return timeline.view(100);
+  };
+
+  it('estimates a run that priced no call at gpt-4o-mini prices, beside its unknown cost', () => {
+    const view = unpriced(new RunTimeline());
+    // The run's cost stays unknown: the totals are the state fold's.
+    expect(view.totals).toEqual({ input: 3000, output: 150, total: 3150, steps: 2 });
+    expect(view.rows.every((r) => r.tokens?.costUsd === undefined)).toBe(true);
+    // gpt-4o-mini: $0.15 / $0.075 cached / $0.60 per million (the built-in price table).
+    const expected = (2000 * 0.15 + 1000 * 0.075 + 150 * 0.6) / 1e6;
+    expect(view.estimate?.pricedAs).toBe('gpt-4o-mini');
+    expect(view.estimate?.costUsd).toBeCloseTo(expected, 15);
+  });
+
+  it('estimates at the stand-in it is given, and not at all before any token is spent', () => {
+    const standIn = { model: 'house-model', price: { inputPerMillion: 1, outputPerMillion: 10 } };
+    expect(unpriced(new RunTimeline({ standIn })).estimate).toEqual({
+      costUsd: (3000 * 1 + 150 * 10) / 1e6,
+      pricedAs: 'house-model',
+    });
+    const fresh = new RunTimeline();
+    fresh.see({ type: 'agent-start', runId: 'r' }, 0);
+    fresh.see({ type: 'turn-start', step: 1 }, 0);
+    expect(fresh.view(10).estimate).toBeUndefined();
   });
 
   it('keeps each step in full for its detail', () => {

@@ -1,6 +1,7 @@
 import { initialAgentState, reduceAgentState, type AgentEvent, type AgentState } from '@rxagent/core';
 import type { SubrunEvent, SubrunStep } from '@rxagent/core/events';
 import { clipText } from './text-limits.js';
+import { defaultStandIn, estimateCost, type StandInPrice } from './timeline-estimate.js';
 import { closeOpen, flattenRows, newRow, toTokens, type RowState } from './timeline-row.js';
 import { TimelineScope } from './timeline-scope.js';
 import type { TimelineDetail, TimelineRow, TimelineView } from './timeline-types.js';
@@ -16,8 +17,10 @@ interface SubrunScope {
  * model and tool rows — while every figure is taken by the state fold's rules: a row's tokens
  * are what its event spent (`spentUsage`), the totals are the run's state
  * (`reduceAgentState`), a sub-run's step and phase are `state.subruns`. So the timeline's
- * totals are the card's, and its rows add up to them. Times are ms since `agent-start`, from
- * the clock given to `see`. A new `agent-start` starts a new timeline.
+ * totals are the card's, and its rows add up to them. A run that priced none of its calls
+ * (a scripted model) also gets an `estimate` at a stand-in model's prices, labelled as such and
+ * never taken for its cost. Times are ms since `agent-start`, from the clock given to `see`. A
+ * new `agent-start` starts a new timeline.
  *
  * @example
  * const timeline = new RunTimeline();
@@ -33,6 +36,15 @@ export class RunTimeline {
   private state: AgentState = initialAgentState();
   private ended = false;
   private stopReason?: string;
+  private readonly standIn: StandInPrice | undefined;
+
+  /**
+   * @param options `standIn`: the model and prices an unpriced run's estimate uses (default
+   *   `gpt-4o-mini` from the built-in price table).
+   */
+  constructor(options: { standIn?: StandInPrice } = {}) {
+    this.standIn = options.standIn ?? defaultStandIn();
+  }
 
   /** Follows one event of the run, seen at `now` (the clock's ms). */
   see(event: AgentEvent, now: number): void {
@@ -69,6 +81,8 @@ export class RunTimeline {
     };
     if (this.startedAt !== undefined) view.startedAt = this.startedAt;
     if (this.stopReason !== undefined) view.stopReason = this.stopReason;
+    const estimate = estimateCost(this.state.usage, rows, this.standIn);
+    if (estimate) view.estimate = estimate;
     return view;
   }
 

@@ -1,5 +1,4 @@
 import type { ChatRequest } from '@rxagent/core';
-import type { ModelPrice } from '@rxagent/core/models';
 import {
   textTurn,
   toolCallTurn,
@@ -128,19 +127,6 @@ export interface ScriptedRunOptions {
   seed?: number;
 }
 
-/**
- * What the scripted models cost: `gpt-4o-mini`'s list prices (US dollars per million tokens),
- * given to each scripted run as its `prices`, so the run prices its calls like a real one.
- *
- * @example
- * new Agent({ model, prices: { 'scripted-chat': SCRIPTED_PRICE } });
- */
-export const SCRIPTED_PRICE: ModelPrice = {
-  inputPerMillion: 0.15,
-  outputPerMillion: 0.6,
-  cacheReadPerMillion: 0.075,
-};
-
 function isScenario(name: string | undefined): name is ScenarioName {
   return (SCENARIOS as readonly string[]).includes(name ?? '');
 }
@@ -148,7 +134,9 @@ function isScenario(name: string | undefined): name is ScenarioName {
 /**
  * The dashboard's default runs: scripted models paced like real ones, with the fake tools.
  * The scenario is the one asked for, else they take turns (`research`, `change`, `chat`,
- * `long`, …). Deterministic for a given seed.
+ * `long`, …). Deterministic for a given seed. They price no call (a scripted model has no
+ * price): the card shows no cost, and the timeline `cost unknown` with an estimate labelled
+ * as such (`≈ $0.000642 priced as gpt-4o-mini`).
  *
  * @example
  * await startDashboard({ modelFactory: scriptedRunFactory({ timing: REALISTIC_TIMING, seed: 7 }) });
@@ -164,7 +152,6 @@ export function scriptedRunFactory(options: ScriptedRunOptions = {}): ModelFacto
     const modelId = `scripted-${scenario}`;
     return {
       model: pacedModel(scenarioTurns(scenario), { timing, random, scheduler: request.scheduler, modelId }),
-      prices: { [modelId]: SCRIPTED_PRICE },
       tools: fakeTools({ toolMs: timing.toolMs, random }),
       prompt: request.prompt?.trim() || PROMPTS[scenario],
       label: `${scenario} #${request.index + 1}`,

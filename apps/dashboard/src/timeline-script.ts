@@ -3,8 +3,8 @@
  * button to each run card the page draws; an open timeline is fetched from
  * `/runs/:id/timeline` and drawn again each time the card's event log or phase changes (the
  * server pushes those) — between two pushes the steps still running grow with the clock — so it
- * is live while the run goes, and it stays after the run ends. Clicking a
- * row shows it in full (`/runs/:id/timeline/:rowId`). Text goes in with `textContent` only.
+ * is live while the run goes, and it stays after the run ends. A time axis tops the rows; the
+ * label and figure columns are as wide as their text. Clicking a row shows it in full (`/runs/:id/timeline/:rowId`). Text goes in with `textContent` only.
  *
  * @example
  * res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(TIMELINE_SCRIPT); // GET /timeline.js
@@ -41,10 +41,13 @@ export const TIMELINE_SCRIPT = `
     t.totals = el('div', 'tl-totals');
     t.legend = el('div', 'tl-legend');
     PHASES.forEach(function (p) { var s = el('span', '', p[1]); s.style.setProperty('--c', 'var(' + p[2] + ')'); t.legend.append(s); });
+    t.axis = el('div', 'tl-axis');
+    t.ticks = el('span', 'tl-ticks');
+    t.axis.append(el('span', ''), t.ticks, el('span', ''));
     t.rows = el('ol', 'tl-rows');
     t.detail = el('div', 'tl-detail');
     t.detail.hidden = true;
-    t.section.append(t.totals, t.legend, t.rows, t.detail);
+    t.section.append(t.totals, t.legend, t.axis, t.rows, t.detail);
     var foot = card.querySelector('.footer');
     foot.insertBefore(t.button, foot.firstChild);
     card.append(t.section);
@@ -89,15 +92,64 @@ export const TIMELINE_SCRIPT = `
     }, 250);
   }
 
+  // A tick every 1, 2 or 5 × 10^n ms, about six of them across the run.
+  function tickStep(total) {
+    var rough = total / 6;
+    var p = Math.pow(10, Math.floor(Math.log10(Math.max(rough, 1))));
+    return [1, 2, 5, 10].map(function (m) { return m * p; }).find(function (s) { return s >= rough; });
+  }
+  function tickLabel(ms) { return ms === 0 ? '0' : ms >= 1000 ? (ms / 1000) + ' s' : ms + ' ms'; }
+  function drawAxis(t, total) {
+    var step = tickStep(total);
+    var ticks = [];
+    for (var at = 0; at <= total; at += step) {
+      var tick = el('span', 'tl-tick', tickLabel(at));
+      tick.dataset.ms = String(at);
+      tick.style.left = pct(at, total) + '%';
+      ticks.push(tick);
+    }
+    t.ticks.replaceChildren.apply(t.ticks, ticks);
+  }
+  // The label and figure columns as wide as their widest text, measured from the rows (each
+  // laid out at its own width first), so nothing is cut and every bar shares one scale.
+  function sizeColumns(t) {
+    var s = t.section.style;
+    s.setProperty('--tl-label', 'max-content');
+    s.setProperty('--tl-meta', 'max-content');
+    var widest = function (cls) {
+      return Array.prototype.reduce.call(t.rows.querySelectorAll(cls), function (w, n) {
+        return Math.max(w, n.getBoundingClientRect().width);
+      }, 0);
+    };
+    var label = widest('.tl-label');
+    var meta = widest('.tl-meta');
+    var bound = t.section.clientWidth * 0.4; // a label past it is cut, whole in its tooltip
+    s.setProperty('--tl-label', label > 0 ? Math.ceil(Math.min(label, bound)) + 'px' : '');
+    s.setProperty('--tl-meta', meta > 0 ? Math.ceil(meta) + 'px' : '');
+  }
+  // The run's own cost, else "cost unknown"; for a run that priced no call, an estimate beside it.
+  function costParts(view) {
+    var parts = [el('b', 'tl-cost', cost(view.totals.costUsd))];
+    var e = view.estimate;
+    if (view.totals.costUsd === undefined && e) {
+      var note = el('span', 'tl-estimate', ' (≈ ' + usd(e.costUsd) + ' priced as ' + e.pricedAs + ')');
+      note.title = 'An estimate, not the cost of the run: no call of this run was priced (a scripted model has no ' +
+        'price), so its ' + num(view.totals.total) + ' tokens are counted at ' + e.pricedAs + ' list prices.';
+      parts.push(note);
+    }
+    return parts;
+  }
+
   function draw(t, view) {
     var total = Math.max(view.now, 1);
     var d = t.section.dataset;
     d.ended = String(view.ended);
     d.totalMs = String(total);
-    t.totals.replaceChildren('total ', el('b', '', secs(view.now)), ' · ', el('b', '', String(view.totals.steps)),
-      ' steps · ', el('b', '', num(view.totals.total)), ' tokens (' + num(view.totals.input) + ' in / ' +
-      num(view.totals.output) + ' out) · ', el('b', 'tl-cost', cost(view.totals.costUsd)),
-      view.stopReason ? ' · stopped: ' + view.stopReason : view.ended ? '' : ' · live');
+    t.totals.replaceChildren.apply(t.totals, ['total ', el('b', '', secs(view.now)), ' · ',
+      el('b', '', String(view.totals.steps)), ' steps · ', el('b', '', num(view.totals.total)), ' tokens (' +
+      num(view.totals.input) + ' in / ' + num(view.totals.output) + ' out) · '].concat(costParts(view),
+      [view.stopReason ? ' · stopped: ' + view.stopReason : view.ended ? '' : ' · live']));
+    drawAxis(t, total);
     t.rows.replaceChildren.apply(t.rows, view.rows.map(function (row) {
       var end = row.end === undefined ? view.now : row.end;
       var li = el('li', 'tl-row' + (row.id === t.selected ? ' selected' : ''));
@@ -145,6 +197,7 @@ export const TIMELINE_SCRIPT = `
       li.append(label, track, el('span', 'tl-meta', meta.join(' · ')));
       return li;
     }));
+    sizeColumns(t);
   }
 
   function section(detail, title, body) {

@@ -1,7 +1,8 @@
 /**
  * The timeline's stylesheet (served at `/timeline.css`): a waterfall of rows, one colour per
  * phase of a step (waiting for the first token, streaming, retry backoff, waiting for
- * approval, executing), the detail panel of the row clicked.
+ * approval, executing) under a time axis, label and figure columns as wide as their text (set
+ * by the script: `--tl-label`, `--tl-meta`), the detail panel of the row clicked.
  *
  * @example
  * res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(TIMELINE_STYLES); // GET /timeline.css
@@ -19,8 +20,16 @@ export const TIMELINE_STYLES = `
 .tl-legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 4px;
   border-radius: 2px; vertical-align: -1px; background: var(--c); }
 .tl-rows { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 3px; }
-.tl-row { display: grid; grid-template-columns: 200px minmax(0, 1fr) 280px; gap: 10px; align-items: center;
-  font-size: 12px; cursor: pointer; border-radius: 4px; padding: 2px 4px; }
+.tl-row, .tl-axis { display: grid; gap: 10px; align-items: center; font-size: 12px; border-radius: 4px; padding: 2px 4px;
+  grid-template-columns: var(--tl-label, 200px) minmax(0, 1fr) var(--tl-meta, 280px); }
+.tl-row { cursor: pointer; }
+.tl-axis { padding-bottom: 0; color: var(--muted); }
+.tl-ticks { position: relative; height: 16px; border-bottom: 1px solid var(--border); }
+.tl-tick { position: absolute; bottom: 3px; transform: translateX(-50%); white-space: nowrap; font: 10.5px var(--mono); }
+.tl-tick:first-child { transform: none; }
+.tl-tick::after { content: ''; position: absolute; left: 50%; bottom: -4px; height: 4px; border-left: 1px solid var(--muted); }
+.tl-tick:first-child::after { left: 0; }
+.tl-estimate { color: var(--muted); font-style: italic; cursor: help; }
 .tl-row:hover, .tl-row.selected { background: #1f2630; }
 .tl-row .tl-label { padding-left: calc(var(--depth, 0) * 16px); }
 .tl-row[data-kind="tool"] .tl-label, .tl-row[data-kind="summary"] .tl-label { padding-left: calc(var(--depth, 0) * 16px + 14px); }
@@ -44,8 +53,7 @@ export const TIMELINE_STYLES = `
 .tl-mark[data-kind="retry"] { background: var(--tl-retry); }
 .tl-mark[data-kind="rejected"] { background: var(--error); }
 .tl-mark[data-kind="compaction"] { background: var(--tl-stream); }
-.tl-meta { color: var(--muted); font-family: var(--mono); font-size: 11px; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }
+.tl-meta { color: var(--muted); font-family: var(--mono); font-size: 11px; white-space: nowrap; }
 .tl-detail { background: var(--inset); border: 1px solid var(--border); border-radius: 6px; padding: 8px 10px;
   font-size: 12px; }
 .tl-detail[hidden] { display: none; }

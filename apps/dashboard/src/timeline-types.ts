@@ -83,6 +83,24 @@ export interface TimelineView {
   stopReason?: string;
   rows: TimelineRow[];
   totals: TimelineTokens & { steps: number };
+  /**
+   * Only for a run that priced none of its calls (a scripted model): its tokens at a stand-in
+   * model's list prices. An estimate, never the run's cost (`totals.costUsd` stays unknown).
+   */
+  estimate?: TimelineEstimate;
+}
+
+/**
+ * What a run that priced no call would cost at a stand-in model's prices: the page shows
+ * `cost unknown (≈ $0.000642 priced as gpt-4o-mini)`.
+ *
+ * @example
+ * const e: TimelineEstimate = { costUsd: 0.000642, pricedAs: 'gpt-4o-mini' };
+ */
+export interface TimelineEstimate {
+  costUsd: number;
+  /** The model whose list prices it uses. */
+  pricedAs: string;
 }
 
 /**

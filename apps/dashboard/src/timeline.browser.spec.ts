@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { Agent, RateLimitError, tool } from '@rxagent/core';
 import { errorTurn, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
-import { SCRIPTED_PRICE } from './scripted-runs.js';
 
 // The run timeline in Debian's Chromium against a real server: a finished multi-tool run
 // (a retried model call, two tools side by side, one waiting for approval), its rows and bar
-// widths read from the DOM, a row clicked open, and a screenshot kept as a test artifact.
+// widths read from the DOM, the time axis and the columns as wide as their text, the cost of a
+// run that priced no call, a row clicked open, and a screenshot kept as a test artifact.
 jest.setTimeout(60_000);
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -82,10 +82,9 @@ function multiToolAgent(): Agent {
     ],
     { latency: { firstMs: 120, perEventMs: 15 } },
   );
+  // No prices: a scripted model's calls are unpriced, so the run's cost is unknown.
   return new Agent({
     model,
-    // The run prices its calls (the timeline shows the run's own costs, never a guess of its own).
-    prices: { [model.modelId]: SCRIPTED_PRICE },
     retryBackoff: { initialDelayMs: 150, jitter: 0 },
     tools: [
       slow('search_docs', 250, () => '3 matches'),
@@ -106,8 +105,24 @@ interface RowBox {
   barLeft: number;
   barWidth: number;
   trackWidth: number;
+  trackLeft: number;
   phases: { phase: string; width: number }[];
   marks: string[];
+}
+
+/** A tick's label, as the page writes it. */
+const tickText = (ms: number) => (ms === 0 ? '0' : ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
+/** Each label and figure cell: its column's width, and its text's (with its indent). */
+function cells(id: string): Promise<{ kind: string; column: number; text: number; scroll: number }[]> {
+  return page.evaluate(`Array.from(document.querySelectorAll(${JSON.stringify(
+    `${timelineOf(id)} .tl-label, ${timelineOf(id)} .tl-meta`,
+  )})).map(function (cell) {
+    var range = document.createRange();
+    range.selectNodeContents(cell);
+    return { kind: cell.className, column: cell.getBoundingClientRect().width, scroll: cell.scrollWidth - cell.clientWidth,
+      text: range.getBoundingClientRect().width + parseFloat(getComputedStyle(cell).paddingLeft) };
+  })`);
 }
 
 function rowBoxes(id: string): Promise<RowBox[]> {
@@ -117,7 +132,7 @@ function rowBoxes(id: string): Promise<RowBox[]> {
     return {
       id: li.dataset.rowId, kind: li.dataset.kind, status: li.dataset.status,
       startMs: Number(li.dataset.startMs), endMs: Number(li.dataset.endMs),
-      barLeft: bar.left - track.left, barWidth: bar.width, trackWidth: track.width,
+      barLeft: bar.left - track.left, barWidth: bar.width, trackWidth: track.width, trackLeft: track.left,
       phases: Array.from(li.querySelectorAll('.tl-seg')).map(function (s) {
         return { phase: s.dataset.phase, width: s.getBoundingClientRect().width };
       }),
@@ -199,18 +214,62 @@ describe('the run timeline in Chromium', () => {
     expect(write?.marks).toEqual(['approved']);
     expect((model2?.startMs ?? 0) >= (read?.endMs ?? Infinity)).toBe(true);
 
-    // Tokens and cost per step and in total.
+    // Tokens per step and in total; no call was priced, so no cost but an estimate, said to be one.
     const metas = await page.locator(`${timelineOf(id)} .tl-meta`).allTextContents();
-    expect(metas[0]).toMatch(/TTFT \d+ ms · 1,280 tok · \$0\.000228/);
-    expect(metas[4]).toMatch(/2,640 tok · \$0\.000414/);
+    expect(metas[0]).toMatch(/TTFT \d+ ms · 1,280 tok$/);
+    expect(metas[4]).toMatch(/2,640 tok$/);
     const totals = (await page.textContent(`${timelineOf(id)} .tl-totals`)) ?? '';
     expect(totals).toContain('3,920 tokens (3,800 in / 120 out)');
-    expect(totals).toContain('$0.000642');
-    // The card says the same.
+    // 3,800 input and 120 output tokens at gpt-4o-mini's $0.15 / $0.60 per million.
+    expect(totals).toContain('cost unknown (≈ $0.000642 priced as gpt-4o-mini)');
+    expect(await page.textContent(`${timelineOf(id)} .tl-cost`)).toBe('cost unknown');
+    expect(await page.getAttribute(`${timelineOf(id)} .tl-estimate`, 'title')).toBe(
+      'An estimate, not the cost of the run: no call of this run was priced (a scripted model has no ' +
+        'price), so its 3,920 tokens are counted at gpt-4o-mini list prices.',
+    );
+    // The card says the same: its tokens, and no cost.
     const stats = (await page.textContent(`[data-run-id="${id}"] .stats`)) ?? '';
     expect(stats).toContain('tokens 3,920 (3,800 in / 120 out)');
-    expect(stats).toContain('cost $0.000642');
+    expect(stats).not.toContain('cost');
     expect(totals).toContain('stopped: completed');
+
+    // Nothing cut: each label and figure column is as wide as its widest text, and no wider.
+    const measured = await cells(id);
+    expect(measured).toHaveLength(rows.length * 2);
+    for (const kind of ['tl-label', 'tl-meta']) {
+      const column = measured.filter((c) => c.kind === kind);
+      expect(column.every((c) => c.scroll === 0 && c.text <= c.column + 1)).toBe(true);
+      const widest = Math.max(...column.map((c) => c.text));
+      expect(Math.abs(widest - (column[0]?.column ?? 0))).toBeLessThan(2);
+    }
+    // A time axis over the bars: ticks from 0 every 1, 2 or 5 × 10^n ms, on the rows' scale.
+    const ticks = await page.evaluate<{ ms: number; text: string; left: number; width: number }[]>(
+      `Array.from(document.querySelectorAll(${JSON.stringify(`${timelineOf(id)} .tl-axis .tl-tick`)})).map(function (n) {
+        var r = n.getBoundingClientRect();
+        return { ms: Number(n.dataset.ms), text: n.textContent, left: r.left, width: r.width };
+      })`,
+    );
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks[0]).toMatchObject({ ms: 0, text: '0' });
+    const step = ticks[1]?.ms ?? 0;
+    expect(String(step)).toMatch(/^[125]0*$/);
+    expect(total / step).toBeLessThan(12);
+    expect(ticks.every((tick, i) => tick.ms === i * step && tick.ms <= total)).toBe(true);
+    expect(ticks.every((tick) => tick.text === tickText(tick.ms))).toBe(true);
+    const axis = await page.evaluate<{ left: number; width: number }>(
+      `(function (r) { return { left: r.left, width: r.width }; })(document.querySelector(${JSON.stringify(
+        `${timelineOf(id)} .tl-axis .tl-ticks`,
+      )}).getBoundingClientRect())`,
+    );
+    const firstRow = rows[0] as RowBox;
+    expect(Math.abs(axis.left - firstRow.trackLeft)).toBeLessThan(1.5); // the axis spans the bars' track
+    expect(Math.abs(axis.width - firstRow.trackWidth)).toBeLessThan(1.5);
+    // The first tick starts at the axis' left; each other one is centred on its time.
+    expect(Math.abs((ticks[0]?.left ?? NaN) - axis.left)).toBeLessThan(1.5);
+    for (const tick of ticks.slice(1)) {
+      const at = axis.left + (tick.ms / total) * axis.width;
+      expect(Math.abs(tick.left + tick.width / 2 - at)).toBeLessThan(1.5);
+    }
 
     // Clicking a step shows its arguments and result in full.
     await page.click(`${timelineOf(id)} .tl-row[data-row-id="tool-call_read"]`);

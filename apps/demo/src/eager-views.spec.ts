@@ -73,10 +73,10 @@ describe('demo views with eager tools', () => {
     expect(timeline.format()).toBe(
       [
         'Timeline:',
-        '  step 1  model     0.00s +900 ms · 1,000 tokens · 1 retry',
+        '  step 1  model            0.00s +900 ms · 1,000 tokens · 1 retry',
         '          ├ read README.md 0.20s +100 ms · cancelled',
         '          └ read README.md 0.50s +400 ms · ok',
-        '  step 2  model     1.00s +100 ms · 1,005 tokens',
+        '  step 2  model            1.00s +100 ms · 1,005 tokens',
         '  total: 2 steps · 2,005 tokens',
         '',
       ].join('\n'),

@@ -2,6 +2,9 @@ import type { AgentEvent, Usage } from '@rxagent/core';
 import { spentUsage } from '@rxagent/core/provider';
 import { describeCall } from './tool-lines.js';
 
+/** Width of a tool call's line label: its name and a short argument. */
+export const CALL_WIDTH = 36;
+
 /**
  * One line of `--timeline`: a model call, a tool call, a context summary call, or a sub-run
  * (with its own lines under it). Times are the clock's ms; `spent` is what its own call spent
@@ -13,7 +16,10 @@ import { describeCall } from './tool-lines.js';
 export interface StepRow {
   kind: 'model' | 'tool' | 'summary' | 'subrun';
   step: number;
-  /** `model`, `summary`, a tool call in a few words (`read README.md`), or the sub-run's agents. */
+  /**
+   * `model`, `summary`, a tool call in a few words (`read README.md`, cut to `CALL_WIDTH`
+   * characters with `…`), or the sub-run's agents.
+   */
   label: string;
   start: number;
   end?: number;
@@ -93,7 +99,7 @@ export class StepScope {
         return;
       }
       case 'tool-start': {
-        const row = this.add('tool', describeCall(event.toolName, event.args), t);
+        const row = this.add('tool', shortCall(event.toolName, event.args), t);
         this.tools.set(event.toolCallId, row);
         // An eager call starts while the model still streams.
         if (this.model) this.early.push(row);
@@ -175,4 +181,16 @@ export function endOpen(row: StepRow, t: number, outcome: 'error' | 'cancelled')
     if (row.kind === 'tool' || row.kind === 'subrun') row.outcome ??= outcome;
   }
   for (const sub of row.rows) endOpen(sub, t, outcome);
+}
+
+/**
+ * A tool call in a few words (`read packages/core/README.md`), at most `CALL_WIDTH`
+ * characters: a longer one is cut with `…`.
+ *
+ * @example
+ * shortCall('read', { path: 'packages/subagents/src/subagent-tool.ts' }); // 'read packages/subagents/src/subagen…'
+ */
+export function shortCall(name: string, args: unknown): string {
+  const call = describeCall(name, args);
+  return call.length <= CALL_WIDTH ? call : `${call.slice(0, CALL_WIDTH - 1)}…`;
 }

@@ -16,7 +16,7 @@ describe('StepTimeline', () => {
       [100, { type: 'retry', attempt: 1, delayMs: 50, error: { name: 'RateLimitError', message: 'slow' } }],
       [400, { type: 'message-update', message: asked, delta: { kind: 'toolcall', text: '{', index: 0 } }],
       [500, { type: 'message-end', message: asked }],
-      [500, { type: 'tool-start', toolCallId: 'a', toolName: 'write', args: {} }],
+      [500, { type: 'tool-start', toolCallId: 'a', toolName: 'write', args: { path: 'notes.md' } }],
       [500, { type: 'approval-request', toolCallId: 'a', toolName: 'write', args: {} }],
       [2500, { type: 'approval-end', toolCallId: 'a', toolName: 'write', approved: false, reason: 'no' }],
       [
@@ -40,13 +40,37 @@ describe('StepTimeline', () => {
     expect(timeline.format()).toBe(
       [
         'Timeline:',
-        '  step 1  model     0.00s +500 ms · first token 400 ms · 1,000 tokens · 1 retry',
-        '          └ write {} 0.50s +2.0 s · waited 2.0 s for approval · rejected',
-        '  step 2  model     2.60s (unfinished)',
+        '  step 1  model                       0.00s +500 ms · first token 400 ms · 1,000 tokens · 1 retry',
+        '          └ write {"path":"notes.md"} 0.50s +2.0 s · waited 2.0 s for approval · rejected',
+        '  step 2  model                       2.60s (unfinished)',
         '  total: 2 steps · 1,000 tokens',
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('StepTimeline: tool calls told apart', () => {
+  it('gives each tool call a short argument, cut to 36 characters, the times in one column', () => {
+    let now = 0;
+    const timeline = new StepTimeline(() => now);
+    timeline.see({ type: 'agent-start', runId: 'r' });
+    timeline.see({ type: 'turn-start', step: 1 });
+    const paths = ['README.md', 'packages/core/README.md', 'packages/subagents/src/subagent-tool.ts'];
+    for (const path of paths) {
+      now += 10;
+      timeline.see({ type: 'tool-start', toolCallId: path, toolName: 'read', args: { path } });
+    }
+    now = 1000;
+    const rows = timeline.format().split('\n').slice(1, 5);
+    expect(rows).toEqual([
+      '  step 1  model                                  0.00s (unfinished)',
+      '          ├ read README.md                       0.01s (unfinished) · running',
+      '          ├ read packages/core/README.md         0.02s (unfinished) · running',
+      '          └ read packages/subagents/src/subagen… 0.03s (unfinished) · running',
+    ]);
+    // The cut call is 36 characters, its ellipsis included.
+    expect('read packages/subagents/src/subagen…').toHaveLength(36);
   });
 });
 
@@ -154,16 +178,16 @@ describe('StepTimeline: sub-runs and summary calls', () => {
     expect(text).toBe(
       [
         'Timeline:',
-        '  step 1  summary   0.00s +100 ms · first token 80 ms · 3,100 tokens · 1 retry',
-        '  step 1  model     0.10s +50 ms · 510 tokens',
-        '          └ subagent scout: Look 0.15s +150 ms · ok · 655 tokens by 1 sub-run',
-        '              ↳ scout 0.15s +150 ms · done (completed) · 2 steps · 655 tokens',
-        '                step 1  model     0.15s +50 ms · 220 tokens',
+        '  step 1  summary                               0.00s +100 ms · first token 80 ms · 3,100 tokens · 1 retry',
+        '  step 1  model                                 0.10s +50 ms · 510 tokens',
+        '          └ subagent scout: Look                0.15s +150 ms · ok · 655 tokens by 1 sub-run',
+        '              ↳ scout                           0.15s +150 ms · done (completed) · 2 steps · 655 tokens',
+        '                step 1  model                   0.15s +50 ms · 220 tokens',
         '                        └ subagent helper: Help 0.20s +50 ms · ok · 105 tokens by 1 sub-run',
-        '                            ↳ scout › helper 0.20s +50 ms · done (completed) · 1 step · 105 tokens',
+        '                            ↳ scout › helper    0.20s +50 ms · done (completed) · 1 step · 105 tokens',
         '                              step 1  model     0.20s +50 ms · 105 tokens',
-        '                step 2  model     0.25s +50 ms · 330 tokens',
-        '  step 2  model     0.30s +100 ms · 715 tokens',
+        '                step 2  model                   0.25s +50 ms · 330 tokens',
+        '  step 2  model                                 0.30s +100 ms · 715 tokens',
         '  total: 2 steps · 4,980 tokens · 655 tokens by sub-runs · $0.004980',
         '',
       ].join('\n'),

@@ -18,12 +18,13 @@ interface Subrun {
 
 /**
  * Collects, from a run's events, where each step spent its time: the model call (time to
- * first token, retries, tokens), each tool call (its arguments in a few words, approval wait,
- * outcome), a context summary call, and under a `subagent` call each sub-run with its own
- * lines. The lines are built from the events; every figure follows the state fold's rules (a
- * line's tokens are what its event spent, `spentUsage`; a sub-run's steps and phase are
- * `state.subruns`; the total is the run's state, `reduceAgentState`), so the lines add up to
- * the total and the total is the summary's. `format()` is the table `--timeline` prints.
+ * first token, retries, tokens), each tool call (a short argument — `read README.md`, cut to
+ * 36 characters — approval wait, outcome), a context summary call, and under a `subagent`
+ * call each sub-run with its own lines. The lines are built from the events; every figure
+ * follows the state fold's rules (a line's tokens are what its event spent, `spentUsage`; a
+ * sub-run's steps and phase are `state.subruns`; the total is the run's state,
+ * `reduceAgentState`), so the lines add up to the total and the total is the summary's.
+ * `format()` is the table `--timeline` prints, the times of every line in one column.
  *
  * @example
  * const timeline = new StepTimeline(() => Date.now());
@@ -52,27 +53,29 @@ export class StepTimeline {
   format(): string {
     const origin = this.start ?? 0;
     const at = (ms: number) => `${((ms - origin) / 1000).toFixed(2)}s`;
-    const lines = ['Timeline:'];
+    // Each line is what it is (its step, call or sub-run), then its figures from the time on.
+    const lines: [head: string, rest: string][] = [];
     const print = (rows: readonly StepRow[], indent: string) => {
       rows.forEach((row, i) => {
         const next = rows[i + 1];
         if (row.kind === 'tool') {
           const branch = next?.kind === 'tool' && next.step === row.step ? '├' : '└';
-          lines.push(this.toolLine(row, `${indent}        ${branch} `, at));
+          lines.push([`${indent}        ${branch} ${row.label}`, this.toolFigures(row, at)]);
           for (const sub of row.rows) {
-            lines.push(this.subrunLine(sub, `${indent}            ↳ `, at));
+            lines.push([`${indent}            ↳ ${sub.label}`, this.subrunFigures(sub, at)]);
             print(sub.rows, `${indent}              `);
           }
           return;
         }
-        const parts = [`${indent}step ${row.step}  ${row.label.padEnd(9)} ${at(row.start)} ${span(row)}`];
+        const parts = [`${at(row.start)} ${span(row)}`];
         if (row.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(row.firstTokenMs)}`);
         if (row.spent) parts.push(tokens(row.spent.totalTokens));
         if (row.retries > 0) parts.push(`${row.retries} ${row.retries === 1 ? 'retry' : 'retries'}`);
-        lines.push(parts.join(' · '));
+        lines.push([`${indent}step ${row.step}  ${row.label}`, parts.join(' · ')]);
       });
     };
     print(this.rows, '  ');
+    const column = Math.max(0, ...lines.map(([head]) => head.length)) + 1;
     const summary = summaryOf(this.state, 0);
     const total = [
       `  total: ${summary.steps} ${summary.steps === 1 ? 'step' : 'steps'}`,
@@ -80,12 +83,15 @@ export class StepTimeline {
     ];
     if (summary.subruns) total.push(`${tokens(summary.subruns.totalTokens)} by sub-runs`);
     if (summary.usage.costUsd !== undefined) total.push(formatCost(summary.usage.costUsd));
-    lines.push(total.join(' · '));
-    return lines.join('\n') + '\n';
+    return (
+      ['Timeline:', ...lines.map(([head, rest]) => head.padEnd(column) + rest), total.join(' · ')].join(
+        '\n',
+      ) + '\n'
+    );
   }
 
-  private toolLine(row: StepRow, prefix: string, at: (ms: number) => string): string {
-    const parts = [`${prefix}${row.label.padEnd(8)} ${at(row.start)} ${span(row)}`];
+  private toolFigures(row: StepRow, at: (ms: number) => string): string {
+    const parts = [`${at(row.start)} ${span(row)}`];
     if (row.approvalMs !== undefined) parts.push(`waited ${formatDuration(row.approvalMs)} for approval`);
     parts.push(row.outcome ?? 'running');
     if (row.spent) parts.push(tokens(row.spent.totalTokens));
@@ -98,7 +104,7 @@ export class StepTimeline {
     return parts.join(' · ');
   }
 
-  private subrunLine(row: StepRow, prefix: string, at: (ms: number) => string): string {
+  private subrunFigures(row: StepRow, at: (ms: number) => string): string {
     const state = row.runId === undefined ? undefined : this.state.subruns[row.runId];
     const phase = state?.phase;
     const outcome =
@@ -111,7 +117,7 @@ export class StepTimeline {
             : (row.outcome ?? 'running');
     const steps = state?.step ?? 0;
     return [
-      `${prefix}${row.label} ${at(row.start)} ${span(row)}`,
+      `${at(row.start)} ${span(row)}`,
       outcome,
       `${steps} ${steps === 1 ? 'step' : 'steps'}`,
       tokens(spentWithin(row).totalTokens),

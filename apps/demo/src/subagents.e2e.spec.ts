@@ -77,7 +77,7 @@ describe('pnpm demo -- --subagents (offline)', () => {
     expect(num(/└ subagent scout: .+ · ok · ([\d,]+) tokens by 1 sub-run$/m.exec(timeline)?.[1])).toBe(
       scoutTokens,
     );
-    expect(timeline).toMatch(/^ {14}↳ scout [\d.]+s \+.+ · done \(completed\) · 3 steps · [\d,]+ tokens$/m);
+    expect(timeline).toMatch(/^ {14}↳ scout +[\d.]+s \+.+ · done \(completed\) · 3 steps · [\d,]+ tokens$/m);
     expect(timeline).toMatch(/^ {16}step 3 {2}model /m);
     expect(timeline).toMatch(/^ {24}[└├] read README\.md /m);
     const own = timeline
