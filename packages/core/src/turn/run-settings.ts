@@ -69,6 +69,9 @@ function boundScope(instrument: RunInstrument): ToolScope {
   return <T>(call: ToolScopeCall, execute: () => T): T => instrument.toolScope?.(call, execute) as T;
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+const NO_REQUEST_OPTIONS: Omit<ChatRequest, 'messages' | 'tools'> = Object.freeze({});
+
 /**
  * The settings of a run with this config (defaults resolved).
  *
@@ -76,7 +79,7 @@ function boundScope(instrument: RunInstrument): ToolScope {
  * const settings = runSettings({ model, maxRetries: 1 }); // settings.tools.concurrency === 8
  */
 export function runSettings(config: RunAgentConfig): RunSettings {
-  const request: Omit<ChatRequest, 'messages' | 'tools'> = {};
+  let request: Omit<ChatRequest, 'messages' | 'tools'> = {};
   if (config.system !== undefined) request.system = config.system;
   for (const key of MODEL_CALL_OPTIONS) {
     if (config[key] !== undefined) Object.assign(request, { [key]: config[key] });
@@ -86,21 +89,24 @@ export function runSettings(config: RunAgentConfig): RunSettings {
     concurrency: config.toolConcurrency ?? 8,
     timeoutMs: config.toolTimeoutMs ?? 30_000,
     maxToolErrors: config.maxToolErrors ?? 3,
-    approvalRequired: config.approvalRequired ?? [],
-    middlewares: config.middlewares ?? [],
-    guardrails: config.toolGuardrails ?? [],
+    approvalRequired: config.approvalRequired ?? NONE,
+    middlewares: config.middlewares ?? NONE,
+    guardrails: config.toolGuardrails ?? NONE,
     ...(config.approver ? { approver: config.approver } : {}),
     ...(config.elicit ? { elicit: config.elicit } : {}),
     ...(config.toolGate ? { toolGate: config.toolGate } : {}),
     ...(instrument?.toolScope ? { toolScope: boundScope(instrument) } : {}),
   };
+  // A run that sets nothing shares one empty request and list (a pending run holds its settings).
+  request = Object.keys(request).length === 0 ? NO_REQUEST_OPTIONS : Object.freeze(request);
+  const budgets = runStopConditions(config).filter(isUsageBudget);
   const settings: RunSettings = {
-    request: Object.freeze(request),
+    request,
     maxRetries: config.maxRetries ?? 3,
     maxLengthRecoveries: config.maxLengthRecoveries ?? 3,
     onGuardrailTrip: config.onGuardrailTrip ?? 'stop',
     tools,
-    budgets: runStopConditions(config).filter(isUsageBudget),
+    budgets: budgets.length === 0 ? NONE : budgets,
     ...(config.retryBackoff ? { retryBackoff: config.retryBackoff } : {}),
     ...(config.random ? { random: config.random } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
