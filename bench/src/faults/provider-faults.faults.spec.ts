@@ -88,8 +88,8 @@ describe('provider faults through the real adapters and runAgent', () => {
     'every run completes or fails with the typed error its fault calls for, retrying as the policy says',
     async () => {
       const models = {
-        openai: adapterFor('openai', server, API_KEY),
-        anthropic: adapterFor('anthropic', server, API_KEY),
+        openai: adapterFor('openai', server, API_KEY, queued.clock),
+        anthropic: adapterFor('anthropic', server, API_KEY, queued.clock),
       };
       const outcomes = new Map<string, number>();
       await fc.assert(

@@ -4,6 +4,7 @@ import {
   OverloadedError,
   PartialStreamError,
   ProviderError,
+  ProviderTimeoutError,
   RateLimitError,
   StreamIdleError,
 } from '@rxagent/core';
@@ -85,7 +86,8 @@ export function expectedFor(provider: Provider, fault: ProviderFault): FaultExpe
     case 'cut':
       return { classes: [PartialStreamError, NetworkError], retryable: true };
     case 'stall':
-      return { classes: [StreamIdleError], retryable: true };
+      // The idle timeout, or the head timeout when the client had not read the head yet.
+      return { classes: [StreamIdleError, ProviderTimeoutError], retryable: true };
     case 'malformed':
       return { classes: [PartialStreamError], retryable: true };
     case 'error-event':

@@ -2,6 +2,7 @@ import { anthropic } from '@rxagent/anthropic';
 import { openai } from '@rxagent/openai';
 import { runAgent, withState, type AgentEvent, type AgentState, type ChatModel } from '@rxagent/core';
 import { startSseTestServer, type SseScript, type SseTestServer } from '@rxagent/testing';
+import { VirtualTimeScheduler, type SchedulerLike } from 'rxjs';
 import type { Provider } from './provider-faults.js';
 
 /** A local server answering each request with the next queued script. */
@@ -9,6 +10,11 @@ export interface QueueServer {
   server: SseTestServer;
   /** Scripts for the next requests, in order; an empty queue answers 500. */
   queue: SseScript[];
+  /**
+   * The adapters' clock (give it to `adapterFor`): it moves only while a stalled script holds a
+   * request, so their timeouts fire then and never on a healthy stream, however busy the machine.
+   */
+  clock: VirtualTimeScheduler;
 }
 
 /**
@@ -20,15 +26,33 @@ export interface QueueServer {
  */
 export async function startQueueServer(): Promise<QueueServer> {
   const queue: SseScript[] = [];
-  const server = await startSseTestServer(
-    () => queue.shift() ?? { status: 500, json: { error: { message: 'no script queued for this request' } } },
-  );
-  return { server, queue };
+  const clock = new VirtualTimeScheduler();
+  const server = await startSseTestServer((recorded) => {
+    const script = queue.shift() ?? {
+      status: 500,
+      json: { error: { message: 'no script queued for this request' } },
+    };
+    if (script.after !== 'stall') return script;
+    // Stalled: the client's idle (or head) timeout is due now, on its clock, until it gives up.
+    const stalled = { wait: () => advanceUntil(clock, recorded.closedByClient) };
+    return { ...script, events: [...(script.events ?? []), stalled] };
+  });
+  return { server, queue, clock };
+}
+
+/** Runs every timer due on `clock`, again and again, until `closed` (the client left). */
+async function advanceUntil(clock: VirtualTimeScheduler, closed: Promise<void>): Promise<void> {
+  let done = false;
+  void closed.then(() => (done = true));
+  while (!done) {
+    clock.flush();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /**
- * Idle timeout of the adapters under fault: short, so a stall costs little real time, yet long
- * enough that a loaded machine (CI on two cores) does not stall a healthy stream.
+ * Idle timeout of the adapters under fault, on the queue server's clock (virtual: it fires only
+ * while a script stalls).
  *
  * @example
  * openai('gpt-test', { apiKey, baseURL, idleTimeoutMs: FAULT_IDLE_TIMEOUT_MS });
@@ -39,17 +63,28 @@ export const FAULT_IDLE_TIMEOUT_MS = 400;
  * The real adapter for `provider`, pointed at the local server.
  *
  * @example
- * const model = adapterFor('anthropic', server, 'sk-test-SECRET-123');
+ * const model = adapterFor('anthropic', queued.server, 'sk-test-SECRET-123', queued.clock);
  */
-export function adapterFor(provider: Provider, server: SseTestServer, apiKey: string): ChatModel {
+export function adapterFor(
+  provider: Provider,
+  server: SseTestServer,
+  apiKey: string,
+  scheduler: SchedulerLike,
+): ChatModel {
   return provider === 'openai'
     ? openai('gpt-test', {
         apiKey,
         baseURL: `${server.url}/v1`,
         api: 'chat',
         idleTimeoutMs: FAULT_IDLE_TIMEOUT_MS,
+        scheduler,
       })
-    : anthropic('claude-test', { apiKey, baseURL: server.url, idleTimeoutMs: FAULT_IDLE_TIMEOUT_MS });
+    : anthropic('claude-test', {
+        apiKey,
+        baseURL: server.url,
+        idleTimeoutMs: FAULT_IDLE_TIMEOUT_MS,
+        scheduler,
+      });
 }
 
 /** How a run through an adapter ended. */

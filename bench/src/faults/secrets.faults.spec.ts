@@ -59,7 +59,7 @@ describe('API keys never appear in events, errors or logs', () => {
         logs.length = 0;
         queued.queue.length = 0;
         queued.queue.push(script, script);
-        const model = adapterFor(provider, queued.server, SECRET);
+        const model = adapterFor(provider, queued.server, SECRET, queued.clock);
         const run = await runThroughAdapter(model, queued.server, 1);
         expect(run.error).toBeDefined();
         // The key did reach the server (so the runs were real), in the auth header only.
@@ -74,7 +74,11 @@ describe('API keys never appear in events, errors or logs', () => {
     it(`${provider}: a successful run carries no key either`, async () => {
       queued.queue.length = 0;
       queued.queue.push(successScript(provider));
-      const run = await runThroughAdapter(adapterFor(provider, queued.server, SECRET), queued.server, 0);
+      const run = await runThroughAdapter(
+        adapterFor(provider, queued.server, SECRET, queued.clock),
+        queued.server,
+        0,
+      );
       expect(run.completed).toBe(true);
       expect(findSecret(SECRET, { events: run.events, state: run.state, logs })).toEqual([]);
     });
