@@ -2,6 +2,17 @@ import { serve } from '@hono/node-server';
 import { sseResponse } from '@rxagent/core/streams';
 import { Hono } from 'hono';
 import type { RunHubs } from './run-hubs.js';
+import { uiChatRoutes, type StartChatRun } from './ui-chat-routes.js';
+
+/**
+ * What else the Hono app serves: the AI SDK chat routes (`uiChatRoutes`) with runs from `chat`.
+ *
+ * @example
+ * honoRunApp(hubs, { chat: (prompt, approver) => chatRun(prompt, approver) });
+ */
+export interface HonoRunAppOptions {
+  chat?: StartChatRun;
+}
 
 /**
  * The example's routes as a Hono app (runs on Node, Deno, Bun, workers): `POST /runs` starts a
@@ -11,8 +22,9 @@ import type { RunHubs } from './run-hubs.js';
  * @example
  * serve({ fetch: honoRunApp(hubs).fetch, port: 8787 });
  */
-export function honoRunApp(hubs: RunHubs): Hono {
+export function honoRunApp(hubs: RunHubs, options: HonoRunAppOptions = {}): Hono {
   const app = new Hono();
+  if (options.chat) uiChatRoutes(app, options.chat);
   app.post('/runs', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { prompt?: unknown };
     if (typeof body.prompt !== 'string' || !body.prompt.trim()) {
@@ -37,12 +49,12 @@ export function honoRunApp(hubs: RunHubs): Hono {
  */
 export function startHonoServer(
   hubs: RunHubs,
-  options: { host?: string; port?: number } = {},
+  options: HonoRunAppOptions & { host?: string; port?: number } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve) => {
     const server = serve(
-      { fetch: honoRunApp(hubs).fetch, hostname: host, port: options.port ?? 0 },
+      { fetch: honoRunApp(hubs, options).fetch, hostname: host, port: options.port ?? 0 },
       (info) => {
         resolve({
           url: `http://${host}:${info.port}`,
