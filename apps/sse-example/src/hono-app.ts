@@ -12,6 +12,8 @@ import { uiChatRoutes, type StartChatRun } from './ui-chat-routes.js';
  */
 export interface HonoRunAppOptions {
   chat?: StartChatRun;
+  /** Static files by path (pages and their bundled scripts), e.g. `{ '/': { type: 'text/html', body } }`. */
+  assets?: Record<string, { type: string; body: string }>;
 }
 
 /**
@@ -25,6 +27,9 @@ export interface HonoRunAppOptions {
 export function honoRunApp(hubs: RunHubs, options: HonoRunAppOptions = {}): Hono {
   const app = new Hono();
   if (options.chat) uiChatRoutes(app, options.chat);
+  for (const [path, asset] of Object.entries(options.assets ?? {})) {
+    app.get(path, (c) => c.body(asset.body, 200, { 'content-type': asset.type }));
+  }
   app.post('/runs', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as { prompt?: unknown };
     if (typeof body.prompt !== 'string' || !body.prompt.trim()) {
