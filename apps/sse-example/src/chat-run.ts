@@ -1,4 +1,4 @@
-import { runAgent, tool, type AgentEvent, type Approver } from '@rxagent/core';
+import { runAgent, tool, type AgentEvent, type AgentMessage, type Approver } from '@rxagent/core';
 import {
   assistantMessage,
   finishEvent,
@@ -74,22 +74,39 @@ export class ChatApprovals {
   }
 }
 
+function lastUserText(messages: AgentMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    return typeof m.content === 'string'
+      ? m.content
+      : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  }
+  return '';
+}
+
 /**
  * A chat run with a scripted model (no API key needed): it thinks, looks a word up, asks to
- * delete notes (a tool that needs approval), then answers. Swap in a real model for yours.
+ * delete notes (a tool that needs approval), then answers. The prompt is a text, or a
+ * conversation (AG-UI sends the thread's messages). Swap in a real model for yours.
  *
  * @example
  * const approvals = new ChatApprovals();
  * toUIMessageStreamResponse(chatRun('What is an observable?', approvals.approver));
  */
-export function chatRun(prompt: string, approver: Approver, latencyMs = 5): Observable<AgentEvent> {
+export function chatRun(
+  prompt: string | AgentMessage[],
+  approver: Approver,
+  latencyMs = 5,
+): Observable<AgentEvent> {
+  const question = typeof prompt === 'string' ? prompt : lastUserText(prompt);
   const model = scriptedModel(
     [
       thinkThenLookUp(),
       toolCallTurn([{ name: 'delete_notes', id: 'call_delete_notes', args: { topic: 'observables' } }], {
         text: 'Tidying up first.',
       }),
-      textTurn(`You asked: "${prompt}". An observable is a value over time.`, { chunks: 8 }),
+      textTurn(`You asked: "${question}". An observable is a value over time.`, { chunks: 8 }),
     ],
     { latency: latencyMs },
   );

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import { agUIHandler, type RxAgentAGUIAgent } from '@rxagent/ag-ui';
 import { sseResponse } from '@rxagent/core/streams';
 import { Hono } from 'hono';
 import type { RunHubs } from './run-hubs.js';
@@ -12,6 +13,8 @@ import { uiChatRoutes, type StartChatRun } from './ui-chat-routes.js';
  */
 export interface HonoRunAppOptions {
   chat?: StartChatRun;
+  /** An AG-UI agent served at `POST /api/ag-ui` (`agUIHandler`). */
+  agUI?: RxAgentAGUIAgent;
   /** Static files by path (pages and their bundled scripts), e.g. `{ '/': { type: 'text/html', body } }`. */
   assets?: Record<string, { type: string; body: string }>;
 }
@@ -27,6 +30,10 @@ export interface HonoRunAppOptions {
 export function honoRunApp(hubs: RunHubs, options: HonoRunAppOptions = {}): Hono {
   const app = new Hono();
   if (options.chat) uiChatRoutes(app, options.chat);
+  if (options.agUI) {
+    const handle = agUIHandler(options.agUI);
+    app.post('/api/ag-ui', (c) => handle(c.req.raw));
+  }
   for (const [path, asset] of Object.entries(options.assets ?? {})) {
     app.get(path, (c) => c.body(asset.body, 200, { 'content-type': asset.type }));
   }

@@ -1,13 +1,50 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The example's pages: each a tiny HTML shell around one script bundled from `src/browser`. */
+/**
+ * The example's pages: each a tiny HTML shell around one script bundled from `src/browser`.
+ *
+ * @example
+ * pageHtml(PAGES.chat); // '<!doctype html>…<script src="/chat.js"></script>'
+ */
 export const PAGES = {
-  watchRun: { path: '/watch', entry: 'watch-run.ts', title: 'rxagent over SSE' },
   chat: { path: '/chat', entry: 'chat-page.ts', title: 'rxagent with useChat (AI SDK)' },
+  agUI: { path: '/ag-ui', entry: 'ag-ui-page.ts', title: 'rxagent with an AG-UI client' },
 } as const;
 
-/** The HTML of a page whose script is served at `<path>.js`. */
+/** The index at `/`: links to the two chat pages and the SSE routes. */
+export const INDEX_HTML =
+  '<!doctype html><meta charset="utf-8"><title>rxagent front ends</title><h1>rxagent front ends</h1><ul>' +
+  `<li><a href="${PAGES.chat.path}">${PAGES.chat.title}</a> — <code>POST /api/chat</code> (toUIMessageStreamResponse)</li>` +
+  `<li><a href="${PAGES.agUI.path}">${PAGES.agUI.title}</a> — <code>POST /api/ag-ui</code> (@rxagent/ag-ui)</li>` +
+  '<li><code>POST /runs</code>, <code>GET /runs/:id/events</code> — a run over SSE (fromSSE)</li></ul>';
+
+/**
+ * The assets of the example's pages for `honoRunApp`'s `assets`: the index and each page with its
+ * script, bundled now.
+ *
+ * @example
+ * startHonoServer(hubs, { assets: await pageAssets(srcDirOf(import.meta.url)) });
+ */
+export async function pageAssets(srcDir: string): Promise<Record<string, { type: string; body: string }>> {
+  const html = 'text/html; charset=utf-8';
+  const assets: Record<string, { type: string; body: string }> = { '/': { type: html, body: INDEX_HTML } };
+  for (const page of Object.values(PAGES)) {
+    assets[page.path] = { type: html, body: pageHtml(page) };
+    assets[`${page.path}.js`] = {
+      type: 'text/javascript; charset=utf-8',
+      body: await bundlePage(page, srcDir),
+    };
+  }
+  return assets;
+}
+
+/**
+ * The HTML of a page whose script is served at `<path>.js`.
+ *
+ * @example
+ * app.get('/chat', (c) => c.html(pageHtml(PAGES.chat)));
+ */
 export function pageHtml(page: (typeof PAGES)[keyof typeof PAGES]): string {
   return (
     `<!doctype html><meta charset="utf-8"><title>${page.title}</title>` +
@@ -38,7 +75,12 @@ export async function bundlePage(page: (typeof PAGES)[keyof typeof PAGES], srcDi
   return (result.outputFiles[0] as { text: string }).text;
 }
 
-/** The example's `src` directory, from a module of it (`import.meta.url`) or jest's `__dirname`. */
+/**
+ * The example's `src` directory, from a module of it (`import.meta.url`) or jest's `__dirname`.
+ *
+ * @example
+ * const srcDir = srcDirOf(import.meta.url);
+ */
 export function srcDirOf(moduleUrlOrDir: string): string {
   const dir = moduleUrlOrDir.startsWith('file:')
     ? path.dirname(fileURLToPath(moduleUrlOrDir))

@@ -47,7 +47,10 @@ beforeAll(async () => {
     format: 'iife',
     platform: 'browser',
     target: 'chrome110',
-    alias: { '@rxagent/core': path.join(ROOT, 'packages/core/src/index.ts') },
+    alias: {
+      '@rxagent/core': path.join(ROOT, 'packages/core/src/index.ts'),
+      '@rxagent/core/streams': path.join(ROOT, 'packages/core/src/streams.ts'),
+    },
     logLevel: 'silent',
   });
   bundle = (result.outputFiles[0] as { text: string }).text;
@@ -113,7 +116,8 @@ describe('withState(fromSSE(url)) in Chromium', () => {
     // The page reconnected once, after the 6th event, and got the 7th on: nothing twice or lost.
     expect(eventRequests).toHaveLength(2);
     expect(eventRequests[0]?.headers['last-event-id']).toBeUndefined();
-    expect(eventRequests[1]?.headers['last-event-id']).toBe('6');
+    // Ids are `<runId>:<seq>` (the wire codec): the page resumes this run after its 6th event.
+    expect(eventRequests[1]?.headers['last-event-id']).toBe(`${serverState.runId}:6`);
     await page.close();
   });
 });
