@@ -22,6 +22,8 @@ import { benchAsyncConcurrency } from './async-concurrency-bench.js';
 import { asyncConcurrencyRows } from './async-concurrency-rows.js';
 import { benchSubscriptions } from './subscriptions-bench.js';
 import { subscriptionsRows } from './subscriptions-rows.js';
+import { benchCodec, benchLongLine, benchWireBytes } from './wire-bench.js';
+import { codecRows, longLineRows, wireBytesRows } from './wire-rows.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -136,6 +138,25 @@ const BENCHMARKS = {
     );
     raw.limits = result;
     rows.push(...limitsRows(result));
+  },
+  wire: async (rows: Row[], raw: Record<string, unknown>) => {
+    const bytes = [];
+    for (const chars of [4_000, 20_000, 80_000]) {
+      bytes.push(
+        ...(await timed(`wire bytes, ${chars.toLocaleString('en-US')}-char answer`, () =>
+          benchWireBytes(chars),
+        )),
+      );
+    }
+    const codec = await timed('wire codec encode / decode beside JSON', () =>
+      benchCodec(20_000, { budgetMs: 6_000 }),
+    );
+    const longLine = await timed('fromSSE, one 16 MB line', () => benchLongLine(16 * 1024 * 1024));
+    raw.wire = { bytes, codec, longLine };
+    // Rows in the issue's order: each wire for each answer length.
+    for (const wire of ['snapshots (before)', 'SSE', 'durable log', '--json'])
+      rows.push(...wireBytesRows(bytes.filter((b) => b.wire === wire)));
+    rows.push(...codecRows(codec), ...longLineRows(longLine));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped
