@@ -1,5 +1,6 @@
+import { benchDashboardPost } from './dashboard-bench.js';
 import { benchCodec, benchLongLine, benchWireBytes } from './wire-bench.js';
-import { codecRows, longLineRows, wireBytesRows } from './wire-rows.js';
+import { codecRows, dashboardPostRows, longLineRows, wireBytesRows } from './wire-rows.js';
 
 const finitePositive = (value: number) => Number.isFinite(value) && value > 0;
 
@@ -28,4 +29,19 @@ describe('wire benchmark smoke test (tiny sizes, no timing assertions)', () => {
     expect(line.outcome).toBe('SSEConnectionError'); // a stream cut mid-line, not a hang
     expect(longLineRows(line)[0]?.met).toBe(true);
   });
+});
+
+describe('dashboard POST latency smoke test (no timing assertions)', () => {
+  it('times POST /runs with no client and with slow /events clients that never read', async () => {
+    const r = await benchDashboardPost({
+      slowClients: 3,
+      backgroundRuns: 1,
+      posts: 2,
+      runs: 1,
+      warmup: 0,
+      warmupMs: 0,
+    });
+    expect([r.idleMs, r.loadedMs, r.ratio].every(finitePositive)).toBe(true);
+    expect(dashboardPostRows(r)[0]?.target).toBe('≤ 1.5×');
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { formatValue, type Row } from './report.js';
+import type { DashboardPostResult } from './dashboard-bench.js';
 import type { CodecThroughput, LongLineResult, WireBytes } from './wire-bench.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -86,6 +87,27 @@ export function longLineRows(r: LongLineResult): Row[] {
       ratio: r.cpuMs / Math.max(r.floorCpuMs, 0.001),
       target: '< 1 s (linear)',
       met: r.cpuMs < 1000,
+    },
+  ];
+}
+
+/**
+ * The row of the dashboard's POST latency with slow clients attached.
+ *
+ * @example
+ * rows.push(...dashboardPostRows(await benchDashboardPost()));
+ */
+export function dashboardPostRows(r: DashboardPostResult): Row[] {
+  return [
+    {
+      section: `Dashboard, POST /runs while ${r.backgroundRuns} runs stream (${r.rounds} rounds)`,
+      name: `with ${r.slowClients} slow /events clients attached`,
+      value: r.loadedMs,
+      unit: 'ms',
+      baseline: `no client ${formatValue(r.idleMs, 'ms')}`,
+      ratio: r.ratio,
+      target: '≤ 1.5×',
+      met: r.ratio <= 1.5,
     },
   ];
 }
