@@ -1,5 +1,5 @@
 import type { AgentEvent, Approver } from '@rxagent/core';
-import { runAgent, tool } from '@rxagent/core';
+import { NetworkError, runAgent, tool } from '@rxagent/core';
 import { toUIMessageStream } from '@rxagent/core/streams';
 import { errorTurn, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import type { UIMessage } from 'ai';
@@ -130,6 +130,18 @@ describe('toUIMessageStream read by the AI SDK (readUIMessageStream)', () => {
       expect.objectContaining({ state: 'output-error', toolMetadata: { outcome: 'failed' } }),
     );
     expect(String(part.errorText)).toContain('disk full');
+  });
+
+  it('drops what a failed model call streamed when it is retried (reset-step; the retry itself is a transient data part)', async () => {
+    const model = scriptedModel([
+      errorTurn(new NetworkError('socket hang up'), [{ type: 'text-delta', index: 0, text: 'Half an ans' }]),
+      textTurn('The whole answer.'),
+    ]);
+    const run$ = runAgent({ model, prompt: 'go', retryBackoff: { initialDelayMs: 1, jitter: 0 } });
+    const message = await lastMessage(toUIMessageStream(run$));
+    const texts = message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text);
+    expect(texts).toEqual(['The whole answer.']);
+    expect(partTypes(message)).toEqual(['step-start', 'text', 'data-rxagent-step']);
   });
 
   it('ends a failed run with an error chunk (name and message, no stack) after what was streamed', async () => {
