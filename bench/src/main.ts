@@ -24,6 +24,9 @@ import { benchAsyncConcurrency } from './async-concurrency-bench.js';
 import { asyncConcurrencyRows } from './async-concurrency-rows.js';
 import { benchSubscriptions } from './subscriptions-bench.js';
 import { subscriptionsRows } from './subscriptions-rows.js';
+import { benchCodec, benchLongLine, benchWireBytes } from './wire-bench.js';
+import { codecRows, dashboardPostRows, longLineRows, wireBytesRows } from './wire-rows.js';
+import { benchDashboardPost } from './dashboard-bench.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -146,6 +149,29 @@ const BENCHMARKS = {
     );
     raw.eager = result;
     rows.push(...eagerRows(result));
+  },
+  wire: async (rows: Row[], raw: Record<string, unknown>) => {
+    const bytes = [];
+    for (const chars of [4_000, 20_000, 80_000]) {
+      bytes.push(
+        ...(await timed(`wire bytes, ${chars.toLocaleString('en-US')}-char answer`, () =>
+          benchWireBytes(chars),
+        )),
+      );
+    }
+    const codec = await timed('wire codec encode / decode beside JSON', () =>
+      benchCodec(20_000, { budgetMs: 6_000 }),
+    );
+    const longLine = await timed('fromSSE, one 16 MB line', () => benchLongLine(16 * 1024 * 1024));
+    // Rows in the issue's order: each wire for each answer length.
+    for (const wire of ['snapshots (before)', 'SSE', 'durable log', '--json'])
+      rows.push(...wireBytesRows(bytes.filter((b) => b.wire === wire)));
+    rows.push(...codecRows(codec), ...longLineRows(longLine));
+    const post = await timed('dashboard POST latency, 0 and 31 slow clients', () =>
+      benchDashboardPost({ slowClients: 31, posts: 20, runs: 7, warmup: 1, warmupMs: 0 }),
+    );
+    raw.wire = { bytes, codec, longLine, post };
+    rows.push(...dashboardPostRows(post));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

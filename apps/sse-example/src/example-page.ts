@@ -21,6 +21,8 @@ another tab can watch the same run, and a dropped connection resumes where it st
 <p>Phase: <span id="phase" data-phase="">–</span> · tools: <span id="tools"></span> · <span id="usage"></span></p>
 <pre id="text"></pre>
 <p id="error"></p>
+<p>The same runs in the front ends people already use (on the Hono server): <a href="/chat">the AI SDK's useChat</a>
+(<code>toUIMessageStreamResponse</code>) and <a href="/ag-ui">an AG-UI client</a> (<code>@rxagent/ag-ui</code>).</p>
 <script src="/page.js" defer></script>
 </html>
 `;

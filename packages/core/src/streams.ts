@@ -37,6 +37,14 @@ export { sendSSE } from './streams/send-sse.js';
 export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
 export { fromSSE } from './streams/from-sse.js';
 export type { FromSSEOptions } from './streams/from-sse.js';
+export {
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  uiMessageChunks,
+} from './streams/ui/to-ui-message-stream.js';
+export type { UIMessageStreamOptions } from './streams/ui/to-ui-message-stream.js';
+export { UI_MESSAGE_STREAM_HEADERS } from './streams/ui/ui-message-chunk.js';
+export type { UIMessageChunk } from './streams/ui/ui-message-chunk.js';
 export { recordRun } from './replay/record-run.js';
 export type { RecordedEvent } from './replay/record-run.js';
 export { foldEvents, replayRun } from './replay/replay-run.js';

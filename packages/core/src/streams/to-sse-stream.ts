@@ -13,9 +13,9 @@ import {
   takeUntil,
   type Observable,
   type SchedulerLike,
-  type Subscription,
 } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import { boundedStream } from './bounded-stream.js';
 import type { RunHub } from './share-run.js';
 import { END_FRAME, errorFrame, KEEP_ALIVE_FRAME, retryFrame, SSE_HEADERS } from './sse-frames.js';
 import { formatEventId, parseEventId } from './wire/event-id.js';
@@ -141,45 +141,20 @@ export function toSSEStream(
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const limit = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
-  let subscription: Subscription | undefined;
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const stop = () => {
-          done = true;
-          subscription?.unsubscribe();
-        };
-        subscription = sseFrames(source, options).subscribe({
-          next: (frame) => {
-            if (done) return;
-            controller.enqueue(encoder.encode(frame));
-            if ((controller.desiredSize ?? 0) >= 0) return;
-            const error = new SSEReaderTooSlowError(
-              `This reader fell more than ${limit} bytes behind the run, so the server cut it off. ` +
-                'Read faster, or raise { maxBufferedBytes } on the server.',
-            );
-            controller.enqueue(encoder.encode(errorFrame(error)));
-            controller.close();
-            stop();
-          },
-          // sseFrames turns the run's error into a frame: an error here is a bug, surfaced as one.
-          error: (error: unknown) => {
-            if (!done) controller.error(error);
-          },
-          complete: () => {
-            if (!done) controller.close();
-          },
-        });
-        if (done) subscription.unsubscribe();
-      },
-      cancel() {
-        done = true;
-        subscription?.unsubscribe();
-      },
-    },
-    { highWaterMark: limit, size: (chunk) => chunk.byteLength },
-  );
+  // sseFrames turns the run's error into a frame: an error of the stream is a bug, surfaced as one.
+  return boundedStream(sseFrames(source, options).pipe(map((frame) => encoder.encode(frame))), {
+    limit,
+    size: (chunk) => chunk.byteLength,
+    tooSlow: () =>
+      encoder.encode(
+        errorFrame(
+          new SSEReaderTooSlowError(
+            `This reader fell more than ${limit} bytes behind the run, so the server cut it off. ` +
+              'Read faster, or raise { maxBufferedBytes } on the server.',
+          ),
+        ),
+      ),
+  });
 }
 
 /**
