@@ -37,8 +37,7 @@ export { sendSSE } from './streams/send-sse.js';
 export type { SendSSEOptions, SSEServerResponse } from './streams/send-sse.js';
 export { fromSSE } from './streams/from-sse.js';
 export type { FromSSEOptions } from './streams/from-sse.js';
-export { recordRun } from './replay/record-run.js';
-export type { RecordedEvent } from './replay/record-run.js';
-export { foldEvents, replayRun } from './replay/replay-run.js';
-export type { ReplayOptions } from './replay/replay-run.js';
+// What `Agent.resume` reads; recording, replaying and forking runs is `@rxagent/replay`'s.
+export type { RecordedEvent } from './replay/recorded-event.js';
+export { foldEvents } from './replay/fold-events.js';
 export { resumeTranscript } from './replay/resume-transcript.js';

@@ -21,7 +21,7 @@ import { AgentElicitations, type ElicitationReply } from './agent-elicitation.js
 import { compactTranscript } from './agent-compact.js';
 import { AgentResources, type AgentResource } from './agent-resource.js';
 import { parseTranscript } from './import-messages.js';
-import type { RecordedEvent } from '../replay/record-run.js';
+import type { RecordedEvent } from '../replay/recorded-event.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { Session } from '../session/session.js';
@@ -311,7 +311,7 @@ export class Agent<TOutput = unknown> {
     this.config.contextManager?.sync?.(messages);
   }
 
-  /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
+  /** Restores the transcript of a run recorded (`recordRun` of @rxagent/replay) that stopped anywhere (a
    * crash mid-tool): open tool calls get their results (`resumeTranscript`); then `continue()`.
    * Throws `AgentBusyError` while a run is active. */
   resume(log: readonly (RecordedEvent | AgentEvent)[]): void {

@@ -1,0 +1,22 @@
+export { recordRun } from './record-run.js';
+export type { RecordRunOptions } from './record-run.js';
+export { replayRun } from './replay-run.js';
+export type { ReplayOptions } from './replay-run.js';
+export { readRunLog, readRunLogFile, RunLog } from './run-log.js';
+export type { LoggedEvent, LoggedSnapshotInfo, RunLogCut } from './run-log.js';
+export { fileLog, memoryLog } from './run-log-sink.js';
+export type { MemoryLog, RunLogSink } from './run-log-sink.js';
+export { readSessionLog, RUN_LOG_MESSAGE_TYPE, sessionLog } from './session-log.js';
+export { RUN_LOG_FORMAT, RUN_LOG_VERSION } from './run-log-format.js';
+export type { ForkLineage, RecordedResponse, RunLogHeader } from './run-log-format.js';
+export {
+  ForkError,
+  MissingToolResultError,
+  ReplayError,
+  RunLogFormatError,
+  RunLogTruncatedError,
+  RunLogVersionError,
+} from './replay-errors.js';
+// Moved from @rxagent/core/streams (which keeps what Agent.resume reads): the same names here.
+export { foldEvents, resumeTranscript } from '@rxagent/core/streams';
+export type { RecordedEvent } from '@rxagent/core/streams';
