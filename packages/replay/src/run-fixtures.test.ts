@@ -67,8 +67,8 @@ export interface Recorded {
   config: Omit<RunAgentConfig, 'prompt' | 'model'>;
 }
 
-/** The sample run recorded in virtual time (the model answers 10 ms per event). */
-export function recordSample(): Recorded {
+/** The sample run recorded in virtual time (the model answers `latency` ms per event). */
+export function recordSample(latency = 10): Recorded {
   const log = memoryLog();
   const events: AgentEvent[] = [];
   const { tools, executions } = countingTools();
@@ -76,7 +76,7 @@ export function recordSample(): Recorded {
   let model!: ScriptedModel;
   const config = { tools, system: 'Be brief.', runId: 'run-1' };
   scheduler.run(() => {
-    model = scriptedModel(sampleTurns(), { latency: 10, scheduler });
+    model = scriptedModel(sampleTurns(), { latency, scheduler });
     recordRun(runAgent({ ...config, model, prompt: 'What is 2 doubled?', scheduler }), log).subscribe((e) =>
       events.push(e),
     );
