@@ -20,3 +20,6 @@ export {
 // Moved from @rxagent/core/streams (which keeps what Agent.resume reads): the same names here.
 export { foldEvents, resumeTranscript } from '@rxagent/core/streams';
 export type { RecordedEvent } from '@rxagent/core/streams';
+export { forkRun } from './fork-run.js';
+export type { ForkedRun, ForkOptions, ForkPoint } from './fork-run.js';
+export type { ForkEdit } from './fork-edit.js';

@@ -30,13 +30,15 @@ export interface LoggedEvent {
  * Where a snapshot sits in a log: its turn's step and the last event before it.
  *
  * @example
- * const last = log.snapshots.at(-1); // { index, step, afterSeq, at }
+ * const last = log.snapshots.at(-1); // { index, step, afterSeq, at, calls }
  */
 export interface LoggedSnapshotInfo {
   readonly index: number;
   readonly step: number;
   readonly afterSeq: number;
   readonly at: number;
+  /** How many model calls the run had made when it was taken (the next request is call `calls`). */
+  readonly calls: number;
 }
 
 /** Where a log stops before the run's end. */
@@ -222,6 +224,7 @@ export function readRunLog(source: string | readonly string[]): RunLog {
           step: line.snapshot.step,
           afterSeq: line.afterSeq,
           at: line.at,
+          calls: requests.length,
           logged: line.snapshot,
         });
         break;
