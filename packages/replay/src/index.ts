@@ -23,3 +23,6 @@ export type { RecordedEvent } from '@rxagent/core/streams';
 export { forkRun } from './fork-run.js';
 export type { ForkedRun, ForkOptions, ForkPoint } from './fork-run.js';
 export type { ForkEdit } from './fork-edit.js';
+export { diffRuns } from './diff-runs.js';
+export type { MessageDiff, RunDiff, UsageDelta } from './diff-runs.js';
+export { formatRunDiff } from './format-run-diff.js';
