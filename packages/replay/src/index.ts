@@ -26,3 +26,8 @@ export type { ForkEdit } from './fork-edit.js';
 export { diffRuns } from './diff-runs.js';
 export type { MessageDiff, RunDiff, UsageDelta } from './diff-runs.js';
 export { formatRunDiff } from './format-run-diff.js';
+export { recordedModel } from './recorded-model.js';
+export { recordedApprover, recordedTools } from './recorded-tools.js';
+export { replaySuite, rerunRecording } from './replay-suite.js';
+export type { ReplaySuiteOptions, SuiteConfig, SuiteReport, SuiteRun } from './replay-suite.js';
+export { formatSuiteReport } from './format-suite-report.js';
