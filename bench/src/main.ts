@@ -22,6 +22,8 @@ import { benchAsyncConcurrency } from './async-concurrency-bench.js';
 import { asyncConcurrencyRows } from './async-concurrency-rows.js';
 import { benchSubscriptions } from './subscriptions-bench.js';
 import { subscriptionsRows } from './subscriptions-rows.js';
+import { benchReplay } from './replay-bench.js';
+import { replayRows } from './replay-rows.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -136,6 +138,17 @@ const BENCHMARKS = {
     );
     raw.limits = result;
     rows.push(...limitsRows(result));
+  },
+  replay: async (rows: Row[], raw: Record<string, unknown>) => {
+    const results = [];
+    for (const steps of [1_000, 2_000]) {
+      const n = steps.toLocaleString('en-US');
+      results.push(
+        await timed(`replay of a recorded ${n}-step run, fork start at its middle`, () => benchReplay(steps)),
+      );
+    }
+    raw.replay = results;
+    rows.push(...replayRows(results));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

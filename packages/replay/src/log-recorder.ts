@@ -36,6 +36,7 @@ export class LogRecorder {
   private calls = 0;
   private lastRequest: readonly Message[] = [];
   private lastSnapshot: string[] = [];
+  private lastSteps: readonly number[] = [];
   private secrets: readonly string[] | undefined;
 
   constructor(
@@ -106,13 +107,20 @@ export class LogRecorder {
   private snapshot(snapshot: RunSnapshot): void {
     // A run's transcript only grows: the snapshot's messages are the last one's and those after.
     // Each message is compared as JSON with the last snapshot's only at the seam.
-    const { messages, ...rest } = snapshot;
+    const { messages, stepIndexes, ...rest } = snapshot;
     let keep = Math.min(this.lastSnapshot.length, messages.length);
     if (keep > 0 && JSON.stringify(messages[keep - 1]) !== this.lastSnapshot[keep - 1]) keep = 0;
     const added = messages.slice(keep);
     this.lastSnapshot = this.lastSnapshot.slice(0, keep);
     for (const m of added) this.lastSnapshot.push(JSON.stringify(m));
-    const logged: LoggedSnapshot = { ...rest, messages: { keep, add: [...added] } };
+    let steps = 0;
+    while (steps < this.lastSteps.length && this.lastSteps[steps] === stepIndexes[steps]) steps++;
+    this.lastSteps = stepIndexes;
+    const logged: LoggedSnapshot = {
+      ...rest,
+      messages: { keep, add: [...added] },
+      stepIndexes: { keep: steps, add: stepIndexes.slice(steps) },
+    };
     this.line({ kind: 'snapshot', at: this.at(), afterSeq: this.seq, snapshot: logged });
   }
 

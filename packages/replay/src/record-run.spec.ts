@@ -146,6 +146,13 @@ describe('recordRun', () => {
     const lines = [...log.lines];
     lines[3] = '{"kind": "ev';
     expect(() => readRunLog(lines)).toThrow(/Line 4 of the run log is not JSON/);
+    // Event lines are decoded when the events are first read: a damaged one is named then.
+    lines[3] = log.lines[3] as string;
+    const event = lines.findIndex((l) => l.startsWith('{"kind":"event"') && l.includes('"seq":3,'));
+    lines[event] = (lines[event] as string).slice(0, 30);
+    const read = readRunLog(lines);
+    expect(() => read.events).toThrow(RunLogFormatError);
+    expect(() => read.events).toThrow(`Line ${event + 1} of the run log is not JSON`);
   });
 
   it('reads a truncated log up to the cut, and the replay says where it stops', async () => {

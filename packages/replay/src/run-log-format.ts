@@ -57,9 +57,10 @@ export interface MessagesDelta<M> {
 /** A model request in the log: its transcript as a change to the previous request's. */
 export type LoggedRequest = Omit<ChatRequest, 'messages'> & { messages: MessagesDelta<Message> };
 
-/** A snapshot in the log: its transcript as a change to the previous snapshot's. */
-export type LoggedSnapshot = Omit<RunSnapshot, 'messages'> & {
+/** A snapshot in the log: its transcript and step positions as changes to the previous snapshot's. */
+export type LoggedSnapshot = Omit<RunSnapshot, 'messages' | 'stepIndexes'> & {
   messages: MessagesDelta<RunSnapshot['messages'][number]>;
+  stepIndexes: MessagesDelta<number>;
 };
 
 /**

@@ -52,6 +52,51 @@ export interface RunLogCut {
 
 type SnapshotLine = LoggedSnapshotInfo & { readonly logged: LoggedSnapshot };
 
+/** The event lines of a log, with their 1-based line numbers. */
+interface EventLines {
+  readonly texts: readonly string[];
+  readonly numbers: readonly number[];
+}
+
+/** Event lines written by `recordRun` start so (its key order): read without parsing them. */
+const EVENT_LINE = '{"kind":"event",';
+
+function damaged(number: number, error: unknown): RunLogFormatError {
+  return new RunLogFormatError(
+    `Line ${number} of the run log: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
+}
+
+function decodeEventLines({ texts, numbers }: EventLines): LoggedEvent[] {
+  const decoder = createWireDecoder();
+  const events: LoggedEvent[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const number = numbers[i] as number;
+    let line: Extract<RunLogLine, { kind: 'event' }>;
+    let event: AgentEvent | undefined;
+    try {
+      line = JSON.parse(texts[i] as string) as typeof line;
+    } catch {
+      throw new RunLogFormatError(`Line ${number} of the run log is not JSON: the log is damaged there.`);
+    }
+    try {
+      event = decoder.decode(line.event);
+    } catch (error) {
+      throw damaged(number, error);
+    }
+    if (event) events.push({ seq: line.event.seq, at: line.at, event });
+  }
+  return events;
+}
+
+/** The sequence number of an event line (0 when it has none). */
+function seqOf(text: string | undefined): number {
+  const line =
+    text === undefined ? undefined : (parseLine(text) as { event?: { seq?: unknown } } | undefined);
+  return typeof line?.event?.seq === 'number' ? line.event.seq : 0;
+}
+
 /** The list a chain of deltas builds, up to and including delta `upTo`. */
 function rebuild<M>(deltas: readonly MessagesDelta<M>[], upTo: number): M[] {
   const list: M[] = [];
@@ -72,10 +117,13 @@ function rebuild<M>(deltas: readonly MessagesDelta<M>[], upTo: number): M[] {
  * console.log(log.header.runId, log.events.length, log.calls, log.cut);
  */
 export class RunLog {
+  private decoded?: readonly LoggedEvent[];
+
   /** @internal */
   constructor(
     readonly header: RunLogHeader,
-    readonly events: readonly LoggedEvent[],
+    /** The event lines, decoded on first use (a fork needs only the snapshots). */
+    private readonly eventLines: EventLines,
     private readonly requestLines: readonly { at: number; request: LoggedRequest }[],
     private readonly responses: readonly RecordedResponse[],
     private readonly snapshotLines: readonly SnapshotLine[],
@@ -85,6 +133,15 @@ export class RunLog {
     /** Where the log stops, when it stops before the run's end. */
     readonly cut: RunLogCut | undefined,
   ) {}
+
+  /**
+   * The run's events in order, decoded from their wire form (on first use; a damaged event line
+   * is a `RunLogFormatError` naming it).
+   */
+  get events(): readonly LoggedEvent[] {
+    this.decoded ??= decodeEventLines(this.eventLines);
+    return this.decoded;
+  }
 
   /** How many model calls the log holds. */
   get calls(): number {
@@ -133,7 +190,11 @@ export class RunLog {
       this.snapshotLines.map((l) => l.logged.messages),
       index,
     );
-    return { ...line.logged, messages };
+    const stepIndexes = rebuild(
+      this.snapshotLines.map((l) => l.logged.stepIndexes),
+      index,
+    );
+    return { ...line.logged, messages, stepIndexes };
   }
 }
 
@@ -174,42 +235,35 @@ export function readRunLog(source: string | readonly string[]): RunLog {
   let count = all.length;
   while (count > 0 && (all[count - 1] as string).trim() === '') count--;
   const head = header(all[0]);
-  const decoder = createWireDecoder();
-  const events: LoggedEvent[] = [];
+  const eventTexts: string[] = [];
+  const eventNumbers: number[] = [];
   const requests: { at: number; request: LoggedRequest }[] = [];
   const responses: RecordedResponse[] = [];
   const snapshots: SnapshotLine[] = [];
   let end: RunLog['end'];
   let cut: RunLogCut | undefined;
-  let lastSeq = 0;
   for (let i = 1; i < count; i++) {
     const text = all[i] as string;
     if (text.trim() === '') continue;
+    const last = i === count - 1;
+    if (text.startsWith(EVENT_LINE) && !(last && parseLine(text) === undefined)) {
+      eventTexts.push(text);
+      eventNumbers.push(i + 1);
+      continue;
+    }
     const line = parseLine(text) as RunLogLine | undefined;
     if (typeof line !== 'object' || line === null) {
-      if (i === count - 1) {
-        cut = { line: i + 1, afterSeq: lastSeq, reason: 'its last line is torn' };
+      if (last) {
+        cut = { line: i + 1, afterSeq: seqOf(eventTexts.at(-1)), reason: 'its last line is torn' };
         break;
       }
       throw new RunLogFormatError(`Line ${i + 1} of the run log is not JSON: the log is damaged there.`);
     }
     switch (line.kind) {
-      case 'event': {
-        let event: AgentEvent | undefined;
-        try {
-          event = decoder.decode(line.event);
-        } catch (error) {
-          throw new RunLogFormatError(
-            `Line ${i + 1} of the run log: ${error instanceof Error ? error.message : String(error)}`,
-            { cause: error },
-          );
-        }
-        if (event) {
-          lastSeq = line.event.seq;
-          events.push({ seq: lastSeq, at: line.at, event });
-        }
+      case 'event':
+        eventTexts.push(text);
+        eventNumbers.push(i + 1);
         break;
-      }
       case 'request':
         requests[line.call] = { at: line.at, request: line.request };
         break;
@@ -236,8 +290,13 @@ export function readRunLog(source: string | readonly string[]): RunLog {
     }
   }
   if (!end && !cut) {
-    cut = { line: count + 1, afterSeq: lastSeq, reason: 'the recording stopped without the end line' };
+    cut = {
+      line: count + 1,
+      afterSeq: seqOf(eventTexts.at(-1)),
+      reason: 'the recording stopped without the end line',
+    };
   }
+  const events: EventLines = { texts: eventTexts, numbers: eventNumbers };
   return new RunLog(head, events, requests, responses, snapshots, end, cut);
 }
 
