@@ -31,3 +31,4 @@ export { recordedApprover, recordedTools } from './recorded-tools.js';
 export { replaySuite, rerunRecording } from './replay-suite.js';
 export type { ReplaySuiteOptions, SuiteConfig, SuiteReport, SuiteRun } from './replay-suite.js';
 export { formatSuiteReport } from './format-suite-report.js';
+export { recordingInstrument } from './recording-instrument.js';

@@ -58,8 +58,8 @@ export class LogRecorder {
         this.header({ runId: run.runId, provider: run.provider, modelId: run.modelId, recorded: 'full' });
         return events$;
       },
-      model: (model) => this.model(model),
-      snapshot: (snapshot) => this.snapshot(snapshot),
+      model: (model) => this.wrapModel(model),
+      snapshot: (snapshot) => this.takeSnapshot(snapshot),
     };
   }
 
@@ -104,7 +104,8 @@ export class LogRecorder {
     this.line(line);
   }
 
-  private snapshot(snapshot: RunSnapshot): void {
+  /** Writes a snapshot of the run. */
+  takeSnapshot(snapshot: RunSnapshot): void {
     // A run's transcript only grows: the snapshot's messages are the last one's and those after.
     // Each message is compared as JSON with the last snapshot's only at the seam.
     const { messages, stepIndexes, ...rest } = snapshot;
@@ -124,7 +125,8 @@ export class LogRecorder {
     this.line({ kind: 'snapshot', at: this.at(), afterSeq: this.seq, snapshot: logged });
   }
 
-  private model(model: ChatModel): ChatModel {
+  /** The run's model, recording each request and answer. */
+  wrapModel(model: ChatModel): ChatModel {
     const wrapped: ChatModel = {
       provider: model.provider,
       modelId: model.modelId,
