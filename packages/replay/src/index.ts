@@ -32,3 +32,7 @@ export { replaySuite, rerunRecording } from './replay-suite.js';
 export type { ReplaySuiteOptions, SuiteConfig, SuiteReport, SuiteRun } from './replay-suite.js';
 export { formatSuiteReport } from './format-suite-report.js';
 export { recordingInstrument } from './recording-instrument.js';
+export { finalToolState, scorer, structuredOutputValid, toolCallSequence } from './scorers.js';
+export type { Scorer, ScoreResult, Trial } from './scorers.js';
+export { evaluateRuns, formatEvalReport } from './evaluate-runs.js';
+export type { EvalReport, EvalTask, TaskReport } from './evaluate-runs.js';
