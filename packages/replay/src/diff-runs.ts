@@ -68,7 +68,12 @@ export interface MessageDiff {
   readonly b?: AgentMessage;
 }
 
-/** `b`'s usage minus `a`'s. */
+/**
+ * `b`'s usage minus `a`'s.
+ *
+ * @example
+ * const { totalTokens, costUsd } = diff.usage.delta;
+ */
 export interface UsageDelta {
   readonly inputTokens: number;
   readonly outputTokens: number;

@@ -1,7 +1,12 @@
 import type { AssistantMessage, ChatRequest, Message, RunSnapshot } from '@rxagent/core';
 import type { WireEvent } from '@rxagent/core/streams';
 
-/** What the first line of a run log says it is. */
+/**
+ * What the first line of a run log says it is.
+ *
+ * @example
+ * const isRunLog = (header: { format?: unknown }) => header.format === RUN_LOG_FORMAT;
+ */
 export const RUN_LOG_FORMAT = 'rxagent-run-log';
 
 /**

@@ -41,7 +41,12 @@ export interface LoggedSnapshotInfo {
   readonly calls: number;
 }
 
-/** Where a log stops before the run's end. */
+/**
+ * Where a log stops before the run's end.
+ *
+ * @example
+ * if (log.cut) console.log(`the log stops at line ${log.cut.line}, after event ${log.cut.afterSeq}`);
+ */
 export interface RunLogCut {
   /** The 1-based line where it stops (a torn line, or one past the last). */
   readonly line: number;

@@ -1,7 +1,12 @@
 import type { CustomMessage, Session } from '@rxagent/core';
 import type { RunLogSink } from './run-log-sink.js';
 
-/** The `customType` of the messages a run log is stored as in a `Session`. */
+/**
+ * The `customType` of the messages a run log is stored as in a `Session`.
+ *
+ * @example
+ * const lines = messages.filter((m) => m.role === 'custom' && m.customType === RUN_LOG_MESSAGE_TYPE);
+ */
 export const RUN_LOG_MESSAGE_TYPE = 'rxagent.run-log';
 
 /**
