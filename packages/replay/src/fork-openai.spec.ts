@@ -3,7 +3,7 @@ import { openai } from '@rxagent/openai';
 import { startSseTestServer, type SseEvent, type SseStep, type SseTestServer } from '@rxagent/testing';
 import { forkRun } from './fork-run.js';
 import { recordRun } from './record-run.js';
-import { readRunLog } from './run-log.js';
+import { readRunLog } from './read-run-log.js';
 import { memoryLog } from './run-log-sink.js';
 import { countingTools, eventsOf } from './run-fixtures.test.js';
 

@@ -5,7 +5,8 @@ import { ForkError } from './replay-errors.js';
 import { forkRun } from './fork-run.js';
 import type { ForkEdit } from './fork-edit.js';
 import { recordRun } from './record-run.js';
-import { readRunLog, type RunLog } from './run-log.js';
+import { readRunLog } from './read-run-log.js';
+import { type RunLog } from './run-log.js';
 import { memoryLog } from './run-log-sink.js';
 import { countingTools, eventsOf, plain, sampleTurns, still } from './run-fixtures.test.js';
 

@@ -9,7 +9,7 @@ import { ProviderError } from '@rxagent/core';
 import { recordRun } from './record-run.js';
 import { RunLogFormatError, RunLogTruncatedError, RunLogVersionError } from './replay-errors.js';
 import { replayRun } from './replay-run.js';
-import { readRunLog, readRunLogFile } from './run-log.js';
+import { readRunLog, readRunLogFile } from './read-run-log.js';
 import { fileLog, memoryLog, type RunLogSink } from './run-log-sink.js';
 import { readSessionLog, sessionLog } from './session-log.js';
 import { countingTools, eventsOf, plain, recordSample, sampleTurns, still } from './run-fixtures.test.js';

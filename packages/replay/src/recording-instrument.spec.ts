@@ -2,7 +2,7 @@ import { Agent, type AgentEvent } from '@rxagent/core';
 import { scriptedModel } from '@rxagent/testing';
 import { recordingInstrument } from './recording-instrument.js';
 import { replayRun } from './replay-run.js';
-import { readRunLog } from './run-log.js';
+import { readRunLog } from './read-run-log.js';
 import { memoryLog } from './run-log-sink.js';
 import { countingTools, eventsOf, sampleTurns, still } from './run-fixtures.test.js';
 

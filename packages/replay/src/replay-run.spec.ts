@@ -5,7 +5,7 @@ import { recordRun } from './record-run.js';
 import { memoryLog } from './run-log-sink.js';
 import { MissingToolResultError } from './replay-errors.js';
 import { replayRun } from './replay-run.js';
-import { readRunLog } from './run-log.js';
+import { readRunLog } from './read-run-log.js';
 import { countingTools, eventsOf, recordSample, sampleTurns, still } from './run-fixtures.test.js';
 
 describe('replayRun', () => {

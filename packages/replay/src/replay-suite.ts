@@ -6,7 +6,8 @@ import { diffRuns, type RunDiff } from './diff-runs.js';
 import { recordRun } from './record-run.js';
 import { recordedModel } from './recorded-model.js';
 import { recordedApprover, recordedTools } from './recorded-tools.js';
-import { readRunLog, readRunLogFile, type RunLog } from './run-log.js';
+import { readRunLog, readRunLogFile } from './read-run-log.js';
+import { type RunLog } from './run-log.js';
 import { memoryLog } from './run-log-sink.js';
 
 /**

@@ -6,7 +6,7 @@ import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { forkRun } from './fork-run.js';
 import { recordRun } from './record-run.js';
 import { replayRun } from './replay-run.js';
-import { readRunLog } from './run-log.js';
+import { readRunLog } from './read-run-log.js';
 import { memoryLog } from './run-log-sink.js';
 import { eventsOf, plain, still } from './run-fixtures.test.js';
 
