@@ -62,3 +62,15 @@ describe('recordRun(entries) / replayRun(entries): the older form, kept', () => 
     expect(state).toMatchObject({ phase: 'idle', stopReason: 'completed', step: 2 });
   });
 });
+
+describe('the names moved from @rxagent/core/streams', () => {
+  it('are exported by @rxagent/replay, the ones Agent.resume reads the very same functions', async () => {
+    const replay = await import('./index.js');
+    const streams = await import('@rxagent/core/streams');
+    expect(replay.resumeTranscript).toBe(streams.resumeTranscript);
+    expect(replay.foldEvents).toBe(streams.foldEvents);
+    expect(typeof replay.recordRun).toBe('function');
+    expect(typeof replay.replayRun).toBe('function');
+    expect('recordRun' in streams).toBe(false);
+  });
+});
