@@ -19,7 +19,7 @@ const config: Config = {
     '^@rxagent/core/(provider|models|streams|events|guardrails|context|elicitation)$':
       '<rootDir>/packages/core/src/$1.ts',
     '^@rxagent/proxy/client$': '<rootDir>/packages/proxy/src/client.ts',
-    '^@rxagent/(core|testing|openai|anthropic|google|tools|context|mcp|subagents|otel|durable|sessions|proxy|ag-ui)$':
+    '^@rxagent/(core|testing|openai|anthropic|google|tools|context|mcp|subagents|otel|durable|sessions|proxy|ag-ui|replay)$':
       '<rootDir>/packages/$1/src/index.ts',
     '^@rxagent/dashboard$': '<rootDir>/apps/dashboard/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -27,6 +27,8 @@ import { subscriptionsRows } from './subscriptions-rows.js';
 import { benchCodec, benchLongLine, benchWireBytes } from './wire-bench.js';
 import { codecRows, dashboardPostRows, longLineRows, wireBytesRows } from './wire-rows.js';
 import { benchDashboardPost } from './dashboard-bench.js';
+import { benchReplay } from './replay-bench.js';
+import { replayRows } from './replay-rows.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -172,6 +174,17 @@ const BENCHMARKS = {
     );
     raw.wire = { bytes, codec, longLine, post };
     rows.push(...dashboardPostRows(post));
+  },
+  replay: async (rows: Row[], raw: Record<string, unknown>) => {
+    const results = [];
+    for (const steps of [1_000, 2_000]) {
+      const n = steps.toLocaleString('en-US');
+      results.push(
+        await timed(`replay of a recorded ${n}-step run, fork start at its middle`, () => benchReplay(steps)),
+      );
+    }
+    raw.replay = results;
+    rows.push(...replayRows(results));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

@@ -16,6 +16,10 @@ import { formatHeader, TerminalRenderer } from './render-terminal.js';
 import { otlpTracing } from './otlp-tracing.js';
 import { StepTimeline } from './step-timeline.js';
 import { subagentDemo } from './subagent-demo.js';
+import { fileLog, recordingInstrument } from '@rxagent/replay';
+import type { Observable } from 'rxjs';
+import type { AgentEvent } from '@rxagent/core';
+import { recordedEvents } from './replay-modes.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -96,12 +100,30 @@ async function main(argv: string[]): Promise<number> {
         tools: [...readOnlyTools({ root: dir }), ...(mcp?.tools ?? [])],
         system: SYSTEM,
       };
+  const contextManager = contextOption(args.contextWindow, choice, process.env);
+  if (args.replay) {
+    const fast = process.env.RXAGENT_DEMO_FAST === '1';
+    const { events$, notice } = recordedEvents(args, {
+      ...setup,
+      maxSteps: args.maxSteps,
+      offline: choice.offline && !args.subagents,
+      fast,
+      ...(contextManager ? { contextManager } : {}),
+    });
+    notices.write(`${notice}\n`);
+    const code = await show(events$, args, dir);
+    await mcp?.close();
+    return code;
+  }
+  const recording = args.record ? recordingInstrument(fileLog(args.record)) : undefined;
+  const instrument = recording ?? tracing?.instrument;
   const agent = new Agent({
     ...setup,
     maxSteps: args.maxSteps,
-    ...(tracing ? { instrument: tracing.instrument } : {}),
-    contextManager: contextOption(args.contextWindow, choice, process.env),
+    ...(instrument ? { instrument } : {}),
+    contextManager,
   });
+  if (args.record) notices.write(`Recording the run to ${args.record}.\n`);
   const timeline = args.timeline ? new StepTimeline(() => Date.now()) : undefined;
   const timelineSubscription = timeline && agent.events$.subscribe((event) => timeline.see(event));
   let aborted = false;
@@ -174,6 +196,38 @@ async function startDashboard(
     notices.write(`--dashboard: ${error.message} Going on without it.\n`);
     return undefined;
   }
+}
+
+/** Renders a replayed or forked run (`--replay`, `--fork-at`) until it ends; Ctrl-C stops it. */
+function show(events$: Observable<AgentEvent>, args: DemoArgs, dir: string): Promise<number> {
+  if (!args.json) out.write(formatHeader({ dir, question: args.question }));
+  const tty = out.isTTY === true;
+  const renderer = args.json
+    ? undefined
+    : new TerminalRenderer({ out, tty, color: tty && !process.env.NO_COLOR });
+  return new Promise<number>((resolveCode) => {
+    // --json: the wire format, as for a live run.
+    const items$: Observable<AgentEvent | string> = renderer ? events$ : events$.pipe(jsonLines());
+    const subscription = items$.subscribe({
+      next: (item: AgentEvent | string) =>
+        typeof item === 'string' ? out.write(item) : renderer?.next(item),
+      error: (error: unknown) => {
+        renderer?.error(error);
+        err.write(`${describeError(error)}\n`);
+        resolveCode(EXIT_FAILED);
+      },
+      complete: () => {
+        renderer?.complete();
+        resolveCode(EXIT_OK);
+      },
+    });
+    onInterrupt = () => {
+      subscription.unsubscribe();
+      renderer?.complete();
+      err.write('Aborted.\n');
+      resolveCode(EXIT_INTERRUPTED);
+    };
+  });
 }
 
 async function isFolder(path: string): Promise<boolean> {

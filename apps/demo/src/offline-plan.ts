@@ -33,6 +33,8 @@ export interface OfflineModelOptions {
   latency?: number | { firstMs: number; perEventMs: number };
   /** Where the latency runs (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
+  /** Turns of the plan already played (a fork of a recorded offline run goes on from there). */
+  skip?: number;
 }
 
 const SUBFOLDERS = ['packages/', 'apps/', 'src/', 'lib/', 'libs/', 'crates/', 'cmd/', 'pkg/', 'services/'];
@@ -51,7 +53,7 @@ const MODEL_ID = 'offline-demo';
  *   .subscribe((e) => e.type === 'message-update' && process.stdout.write(e.delta.text));
  */
 export function offlineModel(options: OfflineModelOptions = {}): ScriptedModel {
-  return scriptedModel(offlinePlan(), {
+  return scriptedModel(offlinePlan().slice(options.skip ?? 0), {
     latency: options.latency ?? OFFLINE_LATENCY,
     scheduler: options.scheduler,
     provider: PROVIDER,

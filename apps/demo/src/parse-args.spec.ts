@@ -19,6 +19,39 @@ describe('parseDemoArgs', () => {
     });
   });
 
+  it('--record, --replay, --fork-at and --edit-result: a recorded run, replayed or forked with one edit', () => {
+    expect(parseDemoArgs(['--record', 'run.jsonl'])).toMatchObject({ record: 'run.jsonl' });
+    expect(parseDemoArgs(['--replay', 'run.jsonl'])).toMatchObject({ replay: 'run.jsonl' });
+    expect(
+      parseDemoArgs([
+        '--replay',
+        'run.jsonl',
+        '--fork-at',
+        '2',
+        '--edit-result',
+        'call_1=a=b',
+        '--record',
+        'f.jsonl',
+      ]),
+    ).toMatchObject({
+      replay: 'run.jsonl',
+      forkAt: 2,
+      editResult: { toolCallId: 'call_1', text: 'a=b' },
+      record: 'f.jsonl',
+    });
+    expect(() => parseDemoArgs(['--fork-at', '2'])).toThrow(/give its log with --replay/);
+    expect(() => parseDemoArgs(['--replay', 'r', '--fork-at', '0'])).toThrow(
+      /--fork-at must be a whole number/,
+    );
+    expect(() => parseDemoArgs(['--replay', 'r', '--fork-at', '1', '--edit-result', 'nothing'])).toThrow(
+      /--edit-result takes <toolCallId>=<text>/,
+    );
+    expect(() => parseDemoArgs(['--replay', 'r', '--record', 'x'])).toThrow(/nothing new to --record/);
+    expect(() => parseDemoArgs(['--record', 'x', '--trace', 'otlp=http://127.0.0.1:4318'])).toThrow(
+      /use one at a time/,
+    );
+  });
+
   it('--subagents answers through a scout sub-agent', () => {
     expect(parseDemoArgs(['--', '--subagents', 'What is here?'])).toMatchObject({
       subagents: true,

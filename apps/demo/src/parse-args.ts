@@ -50,6 +50,14 @@ export interface DemoArgs {
   contextWindow?: number;
   /** Answer through a scout sub-agent (the `subagent` tool) instead of reading files directly. */
   subagents: boolean;
+  /** Record the run (or the fork) to this run log (`@rxagent/replay`). */
+  record?: string;
+  /** Replay this run log instead of running (or, with `forkAt`, fork it). */
+  replay?: string;
+  /** Fork the `replay` log at this step, live. */
+  forkAt?: number;
+  /** The fork's edit: this tool call's result replaced by this text. */
+  editResult?: { toolCallId: string; text: string };
   help: boolean;
 }
 
@@ -89,6 +97,12 @@ Options:
                         were <n> tokens (e.g. 8000: watch it compact)
   --subagents           answer through a scout sub-agent that reads the folder (its progress
                         is shown nested under the subagent call)
+  --record <file>       record the run to a run log (JSON lines: events, model requests and
+                        answers, snapshots), for --replay and --fork-at
+  --replay <file>       replay a recorded run: the same events, no model call, no tool run
+  --fork-at <step>      with --replay: continue the recorded run live from the end of <step>
+  --edit-result <id>=<text>  with --fork-at: the fork's one edit, tool call <id>'s result
+                        replaced by <text>
   --json                print the run's events as JSON lines on stdout
   --timeline            print where each step spent its time at the end
   --trace otlp=<url>    export OpenTelemetry spans over OTLP/HTTP, e.g.
@@ -143,8 +157,38 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         ? undefined
         : integer(values['context-window'], '--context-window', 2_000, 10_000_000),
     subagents: values.subagents,
+    ...replayFlags(values),
     help: values.help,
   };
+}
+
+function replayFlags(values: ReturnType<typeof parse>['values']): Partial<DemoArgs> {
+  const flags: Partial<DemoArgs> = {};
+  const record = nonEmpty(values.record, '--record');
+  const replay = nonEmpty(values.replay, '--replay');
+  if (record) flags.record = record;
+  if (replay) flags.replay = replay;
+  if (values['fork-at'] !== undefined) {
+    if (!replay) throw new UsageError('--fork-at forks a recorded run: give its log with --replay <file>.');
+    flags.forkAt = integer(values['fork-at'], '--fork-at', 1, 100_000);
+  }
+  if (values['edit-result'] !== undefined) {
+    if (flags.forkAt === undefined)
+      throw new UsageError('--edit-result is the edit of a fork: give --fork-at <step> too.');
+    const match = /^([^=]+)=(.*)$/s.exec(values['edit-result']);
+    if (!match)
+      throw new UsageError(`--edit-result takes <toolCallId>=<text>; got "${values['edit-result']}".`);
+    flags.editResult = { toolCallId: (match[1] as string).trim(), text: match[2] as string };
+  }
+  if (record && values.trace !== undefined) {
+    throw new UsageError('--record and --trace both instrument the run: use one at a time.');
+  }
+  if (replay && record && flags.forkAt === undefined) {
+    throw new UsageError(
+      '--replay plays a recorded run: there is nothing new to --record (fork it with --fork-at).',
+    );
+  }
+  return flags;
 }
 
 function parse(args: string[]) {
@@ -166,6 +210,10 @@ function parse(args: string[]) {
       mcp: { type: 'string', multiple: true },
       timeline: { type: 'boolean', default: false },
       trace: { type: 'string' },
+      record: { type: 'string' },
+      replay: { type: 'string' },
+      'fork-at': { type: 'string' },
+      'edit-result': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -45,8 +45,7 @@ export {
 export type { UIMessageStreamOptions } from './streams/ui/to-ui-message-stream.js';
 export { UI_MESSAGE_STREAM_HEADERS } from './streams/ui/ui-message-chunk.js';
 export type { UIMessageChunk } from './streams/ui/ui-message-chunk.js';
-export { recordRun } from './replay/record-run.js';
-export type { RecordedEvent } from './replay/record-run.js';
-export { foldEvents, replayRun } from './replay/replay-run.js';
-export type { ReplayOptions } from './replay/replay-run.js';
+// What `Agent.resume` reads; recording, replaying and forking runs is `@rxagent/replay`'s.
+export type { RecordedEvent } from './replay/recorded-event.js';
+export { foldEvents } from './replay/fold-events.js';
 export { resumeTranscript } from './replay/resume-transcript.js';

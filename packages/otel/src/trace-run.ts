@@ -26,7 +26,8 @@ const DEFAULT_MAX_CONTENT = 4096;
  * const tracing: RunTracer = traceRun({ agentName: 'helper' });
  * runAgent({ model, prompt: 'Hi', instrument: tracing }).subscribe();
  */
-export type RunTracer = OperatorFunction<AgentEvent, AgentEvent> & Required<RunInstrument>;
+export type RunTracer = OperatorFunction<AgentEvent, AgentEvent> &
+  Required<Pick<RunInstrument, 'events' | 'toolScope'>>;
 
 /**
  * OpenTelemetry spans for agent runs, through `@opentelemetry/api` only (bring your SDK and
@@ -84,7 +85,7 @@ export function traceRun(options: TraceRunOptions = {}): RunTracer {
       );
     });
 
-  const instrument: Required<RunInstrument> = {
+  const instrument: Required<Pick<RunInstrument, 'events' | 'toolScope'>> = {
     events: (events$, run) => traced(events$, run),
     toolScope<T>(call: ToolScopeCall, execute: () => T): T {
       const span = tools.get(toolKey(call.runId, call.toolCallId));

@@ -16,6 +16,20 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { CassetteMismatchError, CassetteMissingError } from './cassette-errors.js';
+import { IncompleteScriptError } from './incomplete-script-error.js';
+
+/**
+ * A recording or replaying model (`cassetteModel`).
+ *
+ * @example
+ * const model: CassetteModel = cassetteModel(inner, { file: 'run.cassette.json', mode: 'replay' });
+ * await lastValueFrom(runAgent({ model, prompt: 'Hi' }));
+ * model.assertComplete();
+ */
+export interface CassetteModel extends ChatModel {
+  /** Replaying: throws `IncompleteScriptError` when recorded calls were left unused. Recording: does nothing. */
+  assertComplete(): void;
+}
 import { differences, scrub, type CassetteFile, type CassetteInteraction } from './cassette-format.js';
 
 /**
@@ -66,7 +80,7 @@ function knownSecrets(extra: readonly string[] = []): string[] {
  * });
  * const result = await runResult(runAgent({ model, tools, prompt: 'Weather in Paris?' }));
  */
-export function cassetteModel(model: ChatModel, options: CassetteOptions): ChatModel {
+export function cassetteModel(model: ChatModel, options: CassetteOptions): CassetteModel {
   const scheduler = options.scheduler ?? asyncScheduler;
   const secrets = knownSecrets(options.secrets);
   const mode = options.mode === 'auto' ? (existsSync(options.file) ? 'replay' : 'record') : options.mode;
@@ -86,6 +100,7 @@ export function cassetteModel(model: ChatModel, options: CassetteOptions): ChatM
     return {
       provider: model.provider,
       modelId: model.modelId,
+      assertComplete: () => undefined, // recording: nothing is scripted
       stream: (request) =>
         defer(() => {
           const start = scheduler.now();
@@ -132,6 +147,16 @@ export function cassetteModel(model: ChatModel, options: CassetteOptions): ChatM
   return {
     provider: model.provider,
     modelId: model.modelId,
+    assertComplete: () => {
+      const { interactions } = load();
+      const unused = interactions.map((_, i) => i + 1).filter((n) => !used.has(n - 1));
+      if (unused.length > 0) {
+        throw new IncompleteScriptError(
+          `The cassette ${options.file} was replayed for ${used.size} of ${interactions.length} call(s)`,
+          unused,
+        );
+      }
+    },
     stream: (request) =>
       defer(() => {
         const { interactions } = load();

@@ -1,6 +1,7 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ProviderError, type ChatModel, type ChatRequest, type ModelEvent } from '@rxagent/core';
 import type { ScriptedTurn } from './model-builders.js';
+import { IncompleteScriptError } from './incomplete-script-error.js';
 
 /**
  * A turn, or a function that builds it from the request (to react to tool results).
@@ -40,6 +41,8 @@ export interface ScriptedModel extends ChatModel {
   readonly calls: number;
   /** How many streams were unsubscribed before they ended (the teardown ran). */
   readonly cancelled: number;
+  /** Throws `IncompleteScriptError` when scripted turns were left unused. */
+  assertComplete(): void;
 }
 
 /**
@@ -73,6 +76,14 @@ export function scriptedModel(turns: ScriptedTurnInput[], options: ScriptedModel
     },
     get cancelled() {
       return cancelled;
+    },
+    assertComplete() {
+      if (calls >= turns.length) return;
+      const unused = turns.map((_, i) => i + 1).slice(calls);
+      throw new IncompleteScriptError(
+        `scriptedModel made ${calls} of ${turns.length} scripted call(s)`,
+        unused,
+      );
     },
     stream(request: ChatRequest): Observable<ModelEvent> {
       return new Observable<ModelEvent>((subscriber) => {

@@ -69,6 +69,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   /** The body, parsed as JSON when it is JSON. */
   body: unknown;
+  /** The body as the client sent it, byte for byte (UTF-8). */
+  rawBody: string;
   /** True once the client closed the connection before the response ended. */
   clientClosed: boolean;
   /** Resolves when the client closes the connection early (never for a completed response). */
@@ -155,6 +157,7 @@ export async function startSseTestServer(
         path: req.url ?? '/',
         headers: req.headers,
         body,
+        rawBody: text,
         clientClosed: false,
         closedByClient: new Promise<void>((resolve) => (onClose = resolve)),
       };

@@ -11,7 +11,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { type ElicitationReply } from './agent-elicitation.js';
 import { compactTranscript } from './agent-compact.js';
 import { parseTranscript } from './import-messages.js';
-import type { RecordedEvent } from '../replay/record-run.js';
+import type { RecordedEvent } from '../replay/recorded-event.js';
 import { resumeTranscript } from '../replay/resume-transcript.js';
 import { repairMessageSequence } from '../messages/message-sequence.js';
 import type { AgentRunResult, QueueOutcome } from './agent-types.js';
@@ -165,7 +165,7 @@ import { AgentBase } from './agent-base.js';
     this.config.contextManager?.sync?.(messages);
   }
 
-  /** Restores the transcript of a run recorded with `recordRun` that stopped anywhere (a
+  /** Restores the transcript of a run recorded (`recordRun` of @rxagent/replay) that stopped anywhere (a
    * crash mid-tool): open tool calls get their results (`resumeTranscript`); then `continue()`.
    * Throws `AgentBusyError` while a run is active. */
   resume(log: readonly (RecordedEvent | AgentEvent)[]): void {

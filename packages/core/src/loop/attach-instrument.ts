@@ -24,6 +24,20 @@ function combine(inner: RunInstrument | undefined, outer: RunInstrument): RunIns
       return outer.toolScope ? outer.toolScope(call, run) : run();
     };
   }
+  const innerModel = inner.model?.bind(inner);
+  const outerModel = outer.model?.bind(outer);
+  if (innerModel || outerModel) {
+    combined.model = (model) => {
+      const wrapped = innerModel ? innerModel(model) : model;
+      return outerModel ? outerModel(wrapped) : wrapped;
+    };
+  }
+  if (inner.snapshot || outer.snapshot) {
+    combined.snapshot = (snapshot) => {
+      inner.snapshot?.(snapshot);
+      outer.snapshot?.(snapshot);
+    };
+  }
   return combined;
 }
 

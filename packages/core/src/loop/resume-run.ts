@@ -5,6 +5,7 @@ import type { RunAgentConfig } from '../turn/run-config.js';
 import { RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../turn/run-snapshot.js';
 import { FINAL_TOOL } from './prepare-output.js';
 import { startRun } from './run-agent.js';
+import { markInstrumentable } from './attach-instrument.js';
 
 /**
  * What `resumeRun` takes: a run's config without its input (the snapshot holds the transcript
@@ -78,6 +79,15 @@ function check(snapshot: RunSnapshot, config: ResumeRunConfig): void {
  * resumeRun(JSON.parse(saved), { model, tools }).subscribe(console.log);
  */
 export function resumeRun(snapshot: RunSnapshot, config: ResumeRunConfig): Observable<AgentEvent> {
+  // As with runAgent, an instrument applied right after it becomes the run's own (a recorder).
+  return markInstrumentable(
+    resumed(snapshot, config),
+    (instrument) => resumeRun(snapshot, { ...config, instrument }),
+    config.instrument,
+  );
+}
+
+function resumed(snapshot: RunSnapshot, config: ResumeRunConfig): Observable<AgentEvent> {
   return defer(() => {
     check(snapshot, config);
     const given = config as RunAgentConfig & { prompt?: unknown; messages?: unknown };

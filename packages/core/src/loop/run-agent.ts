@@ -18,6 +18,7 @@ import { decide, resumedTurn } from './resumed-turn.js';
 import type { RunSnapshot } from '../turn/run-snapshot.js';
 import { validateRunConfig } from './validate-run-config.js';
 import { markInstrumentable } from './attach-instrument.js';
+import { withInstrumentHooks } from './instrument-hooks.js';
 import { instrumentedRequest } from '../turn/instrumented-request.js';
 import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 
@@ -63,7 +64,7 @@ export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observa
       );
     }
     validateRunConfig(given);
-    const { config, outputSpec } = withStructuredOutput(given);
+    const { config, outputSpec } = withStructuredOutput(withInstrumentHooks(given));
     const scheduler = config.scheduler ?? asyncScheduler;
     const now = scheduler.now();
     const { messages: prior, repairs } = snapshot

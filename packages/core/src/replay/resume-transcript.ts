@@ -1,8 +1,8 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMessage } from '../messages/types.js';
 import { terminate } from '../state/terminate.js';
-import type { RecordedEvent } from './record-run.js';
-import { foldEvents } from './replay-run.js';
+import type { RecordedEvent } from './recorded-event.js';
+import { foldEvents } from './fold-events.js';
 
 /**
  * The transcript of a recorded run, closed so that it can go on: the run may have stopped

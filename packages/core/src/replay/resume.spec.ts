@@ -1,12 +1,12 @@
-import { asyncScheduler, Subject, takeUntil } from 'rxjs';
+import { asyncScheduler, Subject, takeUntil, tap } from 'rxjs';
 import { z } from 'zod';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { Agent } from '../agent/agent.js';
 import { InvalidTranscriptError } from '../errors/agent-errors.js';
 import { runAgent } from '../loop/run-agent.js';
 import { tool } from '../tools/tool.js';
-import { recordRun, type RecordedEvent } from './record-run.js';
-import { foldEvents } from './replay-run.js';
+import type { RecordedEvent } from './recorded-event.js';
+import { foldEvents } from './fold-events.js';
 import { resumeTranscript } from './resume-transcript.js';
 
 /** Records a run until its slow tool has started, then stops it as a crash would. */
@@ -29,7 +29,10 @@ async function crashedMidTool(): Promise<RecordedEvent[]> {
   const model = scriptedModel([toolCallTurn([{ name: 'check' }, { name: 'deploy' }])]);
   await new Promise<void>((resolve) => {
     runAgent({ model, tools: [quick, slow], prompt: 'check then deploy', scheduler: asyncScheduler })
-      .pipe(recordRun(log), takeUntil(crash))
+      .pipe(
+        tap((event) => log.push({ at: 0, event })),
+        takeUntil(crash),
+      )
       .subscribe({
         next: (e) => {
           if (e.type === 'tool-start' && e.toolName === 'deploy') {

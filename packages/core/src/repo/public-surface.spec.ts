@@ -92,11 +92,12 @@ describe('the public surface of @rxagent/core', () => {
       'sseResponse',
       'sendSSE',
       'fromSSE',
-      'recordRun',
-      'replayRun',
+      'foldEvents',
       'resumeTranscript',
     ])
       expect(Object.keys(streams)).toContain(name);
+    // Recording and replaying runs moved to @rxagent/replay.
+    for (const name of ['recordRun', 'replayRun']) expect(Object.keys(streams)).not.toContain(name);
     for (const name of Object.keys(streams)) expect(Object.keys(core)).not.toContain(name);
   });
 

@@ -1,5 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { ChatModel } from '../model/chat-model.js';
+import type { RunSnapshot } from './run-snapshot.js';
 import type { ToolScopeCall } from '../tools/tool-scope.js';
 import type { InstrumentedRequest } from './instrumented-request.js';
 
@@ -43,4 +45,11 @@ export interface RunInstrument {
    * `execute`, and again for the subscription of an Observable the tool or a middleware returned.
    */
   toolScope?<T>(call: ToolScopeCall, execute: () => T): T;
+  /**
+   * Wraps the run's model, to see each request and what it answered (a recorder,
+   * `@rxagent/replay`). The wrapper keeps the model's `provider`, `modelId` and `secrets`.
+   */
+  model?(model: ChatModel): ChatModel;
+  /** Called with each turn's snapshot, as `onSnapshot` is (and beside it). */
+  snapshot?(snapshot: RunSnapshot): void;
 }

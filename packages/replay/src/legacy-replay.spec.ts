@@ -1,12 +1,10 @@
 import { tap } from 'rxjs';
 import { z } from 'zod';
 import { createTestScheduler, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import type { AgentEvent } from '../events/agent-event.js';
-import { runAgent } from '../loop/run-agent.js';
-import { withState } from '../state/with-state.js';
-import { tool } from '../tools/tool.js';
-import { recordRun, type RecordedEvent } from './record-run.js';
-import { foldEvents, replayRun } from './replay-run.js';
+import { runAgent, tool, withState, type AgentEvent } from '@rxagent/core';
+import { foldEvents, type RecordedEvent } from '@rxagent/core/streams';
+import { recordRun } from './record-run.js';
+import { replayRun } from './replay-run.js';
 
 const echo = tool({ name: 'echo', description: 'echo', parameters: z.object({}), execute: () => 'ok' });
 
@@ -32,7 +30,7 @@ function replayTimes(log: RecordedEvent[], speed: number): RecordedEvent[] {
   return seen;
 }
 
-describe('recordRun / replayRun', () => {
+describe('recordRun(entries) / replayRun(entries): the older form, kept', () => {
   it('records each event with its time on the scheduler', () => {
     const { log } = recordSample();
     expect(log[0]).toEqual({ at: 0, event: expect.objectContaining({ type: 'agent-start' }) });
@@ -62,5 +60,17 @@ describe('recordRun / replayRun', () => {
     const state = foldEvents(saved.map((r) => r.event));
     expect(state.messages).toEqual(finalMessages);
     expect(state).toMatchObject({ phase: 'idle', stopReason: 'completed', step: 2 });
+  });
+});
+
+describe('the names moved from @rxagent/core/streams', () => {
+  it('are exported by @rxagent/replay, the ones Agent.resume reads the very same functions', async () => {
+    const replay = await import('./index.js');
+    const streams = await import('@rxagent/core/streams');
+    expect(replay.resumeTranscript).toBe(streams.resumeTranscript);
+    expect(replay.foldEvents).toBe(streams.foldEvents);
+    expect(typeof replay.recordRun).toBe('function');
+    expect(typeof replay.replayRun).toBe('function');
+    expect('recordRun' in streams).toBe(false);
   });
 });
