@@ -1,7 +1,7 @@
 // A deterministic agent for the durable tests and the crash demo, used by child processes:
 // a model whose every turn follows from the request (so any worker continues any run), and a
 // tool that appends a line to a file (a side effect the tests count).
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { jsonSchema, tool } from '@rxagent/core';
 import { finishEvent, assistantMessage } from '@rxagent/testing';
 import { Observable } from 'rxjs';
@@ -14,6 +14,8 @@ export function planModel({
   approvalEvery = 0,
   toolName = 'append_line',
   callLog,
+  callId,
+  cents,
 } = {}) {
   return {
     provider: 'scripted',
@@ -34,11 +36,12 @@ export function planModel({
         );
         const content = [{ type: 'text', text }];
         if (done < lines) {
-          const args = { line: `line-${done + 1}` };
+          const args = cents === undefined ? { line: `line-${done + 1}` } : { cents: cents * (done + 1) };
           const name = approvalEvery > 0 && (done + 1) % approvalEvery === 0 ? 'guarded_append' : toolName;
           content.push({
             type: 'tool-call',
-            id: `call_${done + 1}`,
+            // callId: a provider that repeats one id every turn (what the OpenAI adapter names calls without one).
+            id: callId ?? `call_${done + 1}`,
             name,
             args,
             argsText: JSON.stringify(args),
@@ -82,6 +85,33 @@ export function appendLineTool(file, { delayMs = 0, name = 'append_line', needsA
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       appendFileSync(file, `${ctx.runId} ${ctx.toolCallId} ${line}\n`);
       return `appended ${line}`;
+    },
+  });
+}
+
+/**
+ * A payment API stub: charges `cents` under an idempotency key, and drops a second charge with
+ * a key it has seen (as a real payment API does). Each charge is a line `<key> <cents>`.
+ */
+export function payTool(file, { idempotencyKey }) {
+  return tool({
+    name: 'pay',
+    description: 'Charge the customer',
+    parameters: jsonSchema({
+      type: 'object',
+      properties: { cents: { type: 'integer' } },
+      required: ['cents'],
+    }),
+    needsApproval: true,
+    execute: async ({ cents }, ctx) => {
+      const key = idempotencyKey(ctx);
+      const seen =
+        existsSync(file) &&
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .some((l) => l.startsWith(`${key} `));
+      if (!seen) appendFileSync(file, `${key} ${cents}\n`);
+      return `charged ${cents} cents`;
     },
   });
 }

@@ -3,7 +3,7 @@
 // tool calls append to settings.file.
 import { durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { appendLineTool, planModel } from './agent-fixture.mjs';
+import { appendLineTool, payTool, planModel } from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -44,11 +44,16 @@ const worker = await startWorker({
     plan: planModel({ lines, latencyMs, callLog }),
     'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog }),
     'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append', callLog }),
+    // Three payments, each under the id call_0 (a provider that repeats ids).
+    'pay-repeat': planModel({ lines: 3, latencyMs, toolName: 'pay', callId: 'call_0', cents: 100, callLog }),
+    // One transfer of 99,999,999 cents.
+    'pay-big': planModel({ lines: 1, latencyMs, toolName: 'pay', cents: 99_999_999, callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),
     appendLineTool(file, { delayMs: toolDelayMs, name: 'guarded_append', needsApproval: true }),
     keyedAppend,
+    durableTool(payTool(`${file}.charges`, { idempotencyKey }), { durability: 'idempotent' }),
   ],
   concurrency: { perWorker: settings.perWorker ?? 8 },
   onFenced: () => process.exit(3),

@@ -9,6 +9,7 @@ import { MessageBuilder } from '../model/message-builder.js';
 import type { ModelEvent } from '../model/model-event.js';
 import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
+import { callIdsInUse, providerMessages } from './run-call-ids.js';
 
 /** Where the run keeps the models it already warned about as unpriced (one warning each). */
 const UNPRICED = 'prices.unpriced';
@@ -34,7 +35,9 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
       started = true;
       subscriber.next({ type: 'message-start', message: builder.message });
     };
-    model.stream(request).subscribe(
+    // The provider reads its own tool-call ids back; the run keeps its run-unique ones.
+    const messages = providerMessages(turn.log, request.messages);
+    model.stream(messages === request.messages ? request : { ...request, messages }).subscribe(
       chainedObserver<ModelEvent>(subscriber, {
         next: (event: ModelEvent) => {
           if (finished) return;
@@ -70,6 +73,7 @@ export function modelAttempt(turn: Turn, model: ChatModel, request: ChatRequest)
               builder.message,
               builder.message.timestamp,
               turn.step,
+              callIdsInUse(turn.log),
             );
           } catch (error) {
             subscriber.error(error);
