@@ -1,7 +1,7 @@
 import { catchError, EMPTY, throwError } from 'rxjs';
 import type { DurableRuns } from '@rxagent/durable';
 import type { DashboardAgent } from './run-registry.js';
-import { watchedRunAgent } from './watched-run.js';
+import { RunControlError, watchedRunAgent } from './watched-run.js';
 
 /**
  * What the dashboard needs of `@rxagent/durable`'s client (`durableRuns(…)` fits): watch a
@@ -31,10 +31,16 @@ export function durableRunAgent(runs: DashboardDurableRuns, runId: string): Dash
     .watchRun(runId)
     .pipe(catchError((error: unknown) => (isCancelledEnd(error) ? EMPTY : throwError(() => error))));
   return watchedRunAgent(events$, {
-    approve: (toolCallId) => runs.approve(runId, toolCallId),
-    reject: (toolCallId, reason) => runs.reject(runId, toolCallId, reason),
+    approve: async (toolCallId) => sent(await runs.approve(runId, toolCallId), toolCallId),
+    reject: async (toolCallId, reason) => sent(await runs.reject(runId, toolCallId, reason), toolCallId),
     cancel: () => runs.cancel(runId),
   });
+}
+
+/** A decision the run's log shows nothing waiting for was not sent: the page says so. */
+function sent(delivered: boolean, toolCallId: string): void {
+  if (!delivered)
+    throw new RunControlError(`The call ${toolCallId} does not wait for a decision in the durable run.`);
 }
 
 function isCancelledEnd(error: unknown): boolean {

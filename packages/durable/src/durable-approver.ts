@@ -1,7 +1,9 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ApprovalDecision, Approver } from '@rxagent/core';
+import type { Pool } from 'pg';
 import { defer } from 'rxjs';
 import { handleEngineError, type RunControl } from './run-control.js';
+import { SCHEMA } from './schema.js';
 
 /** The message `approve` / `reject` send to a run. */
 export interface ApprovalMessage {
@@ -38,4 +40,17 @@ export function durableApprover(timeoutMs: number, control: RunControl): Approve
         control.waiting.delete(topic);
       }
     });
+}
+
+/**
+ * Whether a call of the run waits for a decision: its `approval-request` is in the run's event
+ * log and its `approval-end` is not. A watcher learns of a request from that log, so a request
+ * it saw is found here.
+ */
+export async function isWaiting(pool: Pool, runId: string, toolCallId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ key: string }>(
+    `SELECT key FROM ${SCHEMA}.events WHERE run_id = $1 AND key = ANY($2::text[])`,
+    [runId, [`approval-request:${toolCallId}`, `approval-end:${toolCallId}`]],
+  );
+  return rows.length === 1 && rows[0]?.key === `approval-request:${toolCallId}`;
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { lastValueFrom, type Observable } from 'rxjs';
 import { boundedCalls } from './bounded-call.js';
-import { approvalTopic, type ApprovalMessage } from './durable-approver.js';
+import { approvalTopic, isWaiting, type ApprovalMessage } from './durable-approver.js';
 import { DurableUsageError } from './durable-errors.js';
 import { EventListener } from './event-listener.js';
 import { watchLog } from './watch-log.js';
@@ -55,10 +55,14 @@ export interface DurableRuns {
   watchRun(runId: string): Observable<AgentEvent>;
   /** The run's result once it ended (`toResult` of `watchRun`). */
   runResult(runId: string): Promise<RunResult>;
-  /** Approves a call waiting in a run; the first decision for a call wins. */
-  approve(runId: string, toolCallId: string): Promise<void>;
-  /** Rejects a call waiting in a run; the model reads `reason`. */
-  reject(runId: string, toolCallId: string, reason?: string): Promise<void>;
+  /**
+   * Approves a call waiting in a run (its `approval-request` is in the run's log, its
+   * `approval-end` not yet); the first decision for a call wins. Resolves false, and sends
+   * nothing, when the call is not waiting: a decision never waits for a call to come.
+   */
+  approve(runId: string, toolCallId: string): Promise<boolean>;
+  /** Rejects a call waiting in a run (the model reads `reason`); false when it is not waiting. */
+  reject(runId: string, toolCallId: string, reason?: string): Promise<boolean>;
   /** Cancels a run: a running one ends with `user-requested`, a queued one never starts. */
   cancel(runId: string): Promise<void>;
   /** The workflow's status (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`…), or undefined. */
@@ -89,7 +93,7 @@ export interface DurableRunInfo {
  * @example
  * const runs = await durableRuns({ databaseUrl });
  * const id = await runs.startRun({ runId: 'ticket-1234', model: 'main', prompt: 'Triage ticket 1234.' });
- * await runs.approve(id, 'call_1');
+ * if (!(await runs.approve(id, 'call_1'))) console.log('call_1 is not waiting for a decision');
  */
 export async function durableRuns(options: DurableRunsOptions): Promise<DurableRuns> {
   if (typeof options?.databaseUrl !== 'string' || options.databaseUrl === '') {
@@ -134,9 +138,11 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     watchLog({ pool, listener, pollMs, statusOf: (id) => dbos.getWorkflow(id) }, runId);
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
-    bounded('approve', () =>
-      dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`),
-    );
+    bounded('approve', async () => {
+      if (!(await isWaiting(pool, runId, toolCallId))) return false;
+      await dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`);
+      return true;
+    });
 
   return {
     async startRun(spec) {
