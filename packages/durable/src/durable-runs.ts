@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { lastValueFrom, type Observable } from 'rxjs';
 import { boundedCalls } from './bounded-call.js';
-import { approvalTopic, isWaiting, type ApprovalMessage } from './durable-approver.js';
+import { storeDecision, type ApprovalMessage } from './durable-approver.js';
 import { DurableUsageError } from './durable-errors.js';
 import { EventListener } from './event-listener.js';
 import { watchLog } from './watch-log.js';
@@ -138,11 +138,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     watchLog({ pool, listener, pollMs, statusOf: (id) => dbos.getWorkflow(id) }, runId);
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
-    bounded('approve', async () => {
-      if (!(await isWaiting(pool, runId, toolCallId))) return false;
-      await dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`);
-      return true;
-    });
+    bounded('approve', () => storeDecision(pool, runId, toolCallId, message));
 
   return {
     async startRun(spec) {

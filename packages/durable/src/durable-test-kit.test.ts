@@ -35,6 +35,8 @@ export interface WorkerSettings {
   lines?: number;
   deadAfterMs?: number;
   perWorker?: number;
+  /** The parallel model's delay unit: call n of a batch of 4 waits (4 - n) × stepMs. */
+  stepMs?: number;
 }
 
 /** A worker process. */

@@ -33,6 +33,8 @@ export interface DurableRunSpec {
   approvalTimeoutMs?: number;
   maxTokens?: number;
   temperature?: number;
+  /** Tool calls of one step running at once (default 8, as in `runAgent`); each call's record is keyed by its id. */
+  toolConcurrency?: number;
 }
 
 /** What the workers registered, as `startRun` checks a spec against it. */
@@ -92,6 +94,7 @@ export function checkRunSpec(spec: DurableRunSpec, names: RegisteredNames): void
   positive(spec, 'toolTimeoutMs', false);
   positive(spec, 'approvalTimeoutMs', false);
   positive(spec, 'maxTokens', true);
+  positive(spec, 'toolConcurrency', true);
   if (spec.maxRetries !== undefined && !(Number.isInteger(spec.maxRetries) && spec.maxRetries >= 0)) {
     throw new DurableRunSpecError(
       `DurableRunSpec.maxRetries must be an integer ≥ 0; got ${JSON.stringify(spec.maxRetries)}.`,

@@ -8,6 +8,7 @@ import type { DurableTool } from './durable-tool.js';
 import { durableToolStep } from './durable-tool-step.js';
 import { DurableUsageError } from './durable-errors.js';
 import { EventLogWriter } from './event-log.js';
+import type { EventListener } from './event-listener.js';
 import { RunControl } from './run-control.js';
 import type { DurableRunSpec } from './run-spec.js';
 
@@ -29,14 +30,17 @@ export interface WorkflowEnv {
   models: ReadonlyMap<string, ChatModel>;
   tools: ReadonlyMap<string, DurableTool>;
   active: Map<string, RunControl>;
+  /** Notifications of decisions stored for this worker's runs. */
+  decisions: EventListener;
 }
 
 /**
  * The body of a durable run: the ordinary `runAgent` loop with its two seams made durable (the
- * model through `durableModel`, tools through `durableToolStep`, approvals through DBOS
- * messages), its events written to the run's log. Tool calls run one at a time, in call order:
- * every durable operation then happens in the same order on every execution, which is what
- * DBOS needs to match a replay with its records.
+ * model through `durableModel`, a DBOS step per call; tools through `durableToolStep` and
+ * approvals through `durableApprover`, rows keyed by the run-unique call id), its events
+ * written to the run's log. DBOS matches a replay's steps by the order they are issued: only
+ * model calls are DBOS steps, and they come one at a time, so tool calls may run in parallel
+ * (`toolConcurrency`) and finish in any order.
  */
 export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promise<RunSummary> {
   const runId = DBOS.workflowID;
@@ -58,9 +62,14 @@ export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promis
     runId,
     model: durableModel(model, control),
     tools: tools.map((t) => (t as DurableTool).tool),
-    middlewares: [durableToolStep(durabilityOf, control)],
-    approver: durableApprover(spec.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS, control),
-    toolConcurrency: 1,
+    middlewares: [durableToolStep(durabilityOf, control, env.pool)],
+    approver: durableApprover(
+      spec.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS,
+      control,
+      env.pool,
+      env.decisions,
+    ),
+    ...(spec.toolConcurrency !== undefined ? { toolConcurrency: spec.toolConcurrency } : {}),
     signal: control.abort.signal,
     ...(spec.system !== undefined ? { system: spec.system } : {}),
     ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}),

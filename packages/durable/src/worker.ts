@@ -8,7 +8,9 @@ import { DurableUsageError } from './durable-errors.js';
 import { toDurableTool, type DurableTool } from './durable-tool.js';
 import { executeRun, RUN_WORKFLOW, type RunSummary, type WorkflowEnv } from './run-workflow.js';
 import type { DurableRunSpec } from './run-spec.js';
-import { ensureSchema, SCHEMA } from './schema.js';
+import { DECISIONS_CHANNEL, ensureSchema, SCHEMA } from './schema.js';
+import { EventListener } from './event-listener.js';
+import { rejectWaiting } from './durable-approver.js';
 import { WorkerLiveness } from './worker-liveness.js';
 import { debugLog } from './debug-log.js';
 import type { RunControl } from './run-control.js';
@@ -133,7 +135,8 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = new Pool({ connectionString: options.databaseUrl, max: 8 });
   pool.on('error', () => undefined);
-  const env: WorkflowEnv = { pool, models, tools, active: new Map<string, RunControl>() };
+  const decisions = new EventListener(options.databaseUrl, DECISIONS_CHANNEL);
+  const env: WorkflowEnv = { pool, models, tools, active: new Map<string, RunControl>(), decisions };
   running = { env };
   let liveness: WorkerLiveness | undefined;
   let cancelTimer: ReturnType<typeof setInterval> | undefined;
@@ -145,6 +148,7 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
     for (const control of env.active.values()) control.fence();
     await liveness?.stop(removeRow);
     if (launched) await DBOS.shutdown();
+    await decisions.close();
     await pool.end().catch(() => undefined);
     if (running?.env === env) running = undefined;
   };
@@ -237,13 +241,7 @@ async function watchCancellations(env: WorkflowEnv): Promise<void> {
       const control = env.active.get(status.workflowID);
       if (!control) continue;
       control.cancel();
-      for (const topic of control.waiting) {
-        await DBOS.send(
-          status.workflowID,
-          { approved: false, reason: 'The run was cancelled.' },
-          topic,
-        ).catch(() => undefined);
-      }
+      await rejectWaiting(env.pool, status.workflowID, 'The run was cancelled.').catch(() => undefined);
     }
   } catch (error) {
     debugLog(`watching cancels failed: ${(error as Error)?.name}`); // the database is restarting: look again next time

@@ -115,3 +115,74 @@ export function payTool(file, { idempotencyKey }) {
     },
   });
 }
+
+/**
+ * A model that asks, in each of `batches` turns, for `calls` calls of `toolName` at once (ids
+ * `b<turn>_<n>`), the first call slowest (`delayMs` of call n is `(calls - n) * stepMs`), so
+ * they finish in the reverse of their order; then answers.
+ */
+export function parallelModel({
+  batches = 1,
+  calls = 4,
+  stepMs = 100,
+  toolName = 'slow_step',
+  callLog,
+} = {}) {
+  return {
+    provider: 'scripted',
+    modelId: 'parallel-model',
+    stream(request) {
+      return new Observable((subscriber) => {
+        const done = request.messages.filter((m) => m.role === 'tool').length / calls;
+        const first = request.messages.find((m) => m.role === 'user');
+        const prompt = typeof first?.content === 'string' ? first.content : '';
+        if (callLog) appendFileSync(callLog, `${prompt}|${done}|started\n`);
+        const content = [{ type: 'text', text: done < batches ? `Batch ${done + 1}.` : 'All done.' }];
+        if (done < batches) {
+          for (let n = 0; n < calls; n++) {
+            const args = { line: `b${done + 1}-${n}`, delayMs: (calls - n) * stepMs };
+            content.push({
+              type: 'tool-call',
+              id: `b${done + 1}_${n}`,
+              name: toolName,
+              args,
+              argsText: JSON.stringify(args),
+            });
+          }
+        }
+        const message = assistantMessage(content, done < batches ? 'tool-calls' : 'stop', {
+          usage: { inputTokens: 100, outputTokens: 10 },
+          provider: 'scripted',
+          model: 'parallel-model',
+        });
+        if (callLog) appendFileSync(callLog, `${prompt}|${done}|finished\n`);
+        subscriber.next(finishEvent(message));
+        subscriber.complete();
+      });
+    },
+  };
+}
+
+/**
+ * A slow idempotent step: writes `<key> start`, waits `delayMs`, then writes `<key> end` unless
+ * that key already ended (so a call run again after a crash takes effect once).
+ */
+export function slowStepTool(file, { idempotencyKey }) {
+  return tool({
+    name: 'slow_step',
+    description: 'A slow step',
+    parameters: jsonSchema({
+      type: 'object',
+      properties: { line: { type: 'string' }, delayMs: { type: 'integer' } },
+      required: ['line', 'delayMs'],
+    }),
+    execute: async ({ line, delayMs }, ctx) => {
+      const key = idempotencyKey(ctx);
+      appendFileSync(file, `${key} start\n`);
+      await new Promise((r) => setTimeout(r, delayMs));
+      const ended = existsSync(file) && readFileSync(file, 'utf8').split('\n').includes(`${key} end`);
+      if (!ended) appendFileSync(file, `${key} end\n`);
+      return `did ${line}`;
+    },
+  });
+}

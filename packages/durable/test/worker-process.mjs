@@ -3,7 +3,7 @@
 // tool calls append to settings.file.
 import { durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { appendLineTool, payTool, planModel } from './agent-fixture.mjs';
+import { appendLineTool, parallelModel, payTool, planModel, slowStepTool } from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -48,12 +48,15 @@ const worker = await startWorker({
     'pay-repeat': planModel({ lines: 3, latencyMs, toolName: 'pay', callId: 'call_0', cents: 100, callLog }),
     // One transfer of 99,999,999 cents.
     'pay-big': planModel({ lines: 1, latencyMs, toolName: 'pay', cents: 99_999_999, callLog }),
+    // Two turns of four parallel slow_step calls, finishing in reverse order.
+    parallel: parallelModel({ batches: 2, calls: 4, stepMs: settings.stepMs ?? 100, callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),
     appendLineTool(file, { delayMs: toolDelayMs, name: 'guarded_append', needsApproval: true }),
     keyedAppend,
     durableTool(payTool(`${file}.charges`, { idempotencyKey }), { durability: 'idempotent' }),
+    durableTool(slowStepTool(`${file}.steps`, { idempotencyKey }), { durability: 'idempotent' }),
   ],
   concurrency: { perWorker: settings.perWorker ?? 8 },
   onFenced: () => process.exit(3),
