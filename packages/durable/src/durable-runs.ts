@@ -1,6 +1,6 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { toResult, type RunResult } from '@rxagent/core/streams';
-import type { AgentEvent } from '@rxagent/core';
+import type { AgentEvent, UserInput } from '@rxagent/core';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { lastValueFrom, type Observable } from 'rxjs';
@@ -10,7 +10,9 @@ import { DurableUsageError } from './durable-errors.js';
 import { EventListener } from './event-listener.js';
 import { watchLog } from './watch-log.js';
 import { RUN_WORKFLOW } from './run-workflow.js';
-import { checkRunSpec, type DurableRunSpec } from './run-spec.js';
+import { checkRunSpec, type DurableRunSpec, type RegisteredNames } from './run-spec.js';
+import type { RegistryNames } from './registry.js';
+import { sendRunMessage, type RunMessageKind } from './run-messages.js';
 import { ensureSchema, SCHEMA } from './schema.js';
 import { APP_NAME, RUN_QUEUE } from './worker.js';
 import { systemDatabaseUrl } from './system-database-url.js';
@@ -63,6 +65,17 @@ export interface DurableRuns {
   approve(runId: string, toolCallId: string): Promise<boolean>;
   /** Rejects a call waiting in a run (the model reads `reason`); false when it is not waiting. */
   reject(runId: string, toolCallId: string, reason?: string): Promise<boolean>;
+  /**
+   * Sends a steering message to a run: the run takes it at the end of its current step and
+   * reads it before its next model call (`'after-turn'`). False, sending nothing, when the run
+   * has ended.
+   */
+  steer(runId: string, message: UserInput): Promise<boolean>;
+  /**
+   * Sends a follow-up to a run: delivered when the run would otherwise stop, so it goes on.
+   * False, sending nothing, when the run has ended.
+   */
+  followUp(runId: string, message: UserInput): Promise<boolean>;
   /** Cancels a run: a running one ends with `user-requested`, a queued one never starts. */
   cancel(runId: string): Promise<void>;
   /** The workflow's status (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`…), or undefined. */
@@ -125,12 +138,31 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   );
   const listener = new EventListener(options.databaseUrl);
 
-  const registeredNames = async () => {
-    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(
-      `SELECT models, tools FROM ${SCHEMA}.workers`,
+  const registeredNames = async (): Promise<RegisteredNames> => {
+    const { rows } = await pool.query<{ models: string[]; tools: string[]; names: Partial<RegistryNames> }>(
+      `SELECT models, tools, names FROM ${SCHEMA}.workers`,
     );
-    return { models: new Set(rows.flatMap((r) => r.models)), tools: new Set(rows.flatMap((r) => r.tools)) };
+    const named: Partial<Record<keyof RegistryNames, Set<string>>> = {};
+    for (const row of rows) {
+      for (const [kind, list] of Object.entries(row.names ?? {}) as [keyof RegistryNames, string[]][]) {
+        const set = (named[kind] ??= new Set());
+        for (const name of list) set.add(name);
+      }
+    }
+    return {
+      models: new Set(rows.flatMap((r) => r.models)),
+      tools: new Set(rows.flatMap((r) => r.tools)),
+      named,
+    };
   };
+  const running = async (runId: string) => {
+    const status = (await dbos.getWorkflow(runId))?.status;
+    return status === 'ENQUEUED' || status === 'PENDING';
+  };
+  const message = (runId: string, kind: RunMessageKind, input: UserInput) =>
+    bounded(kind === 'steer' ? 'steer' : 'followUp', async () =>
+      sendRunMessage(pool, runId, kind, input, await running(runId)),
+    );
 
   const status = (runId: string) => bounded('status', async () => (await dbos.getWorkflow(runId))?.status);
 
@@ -158,6 +190,8 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     approve: (runId, toolCallId) => decide(runId, toolCallId, { approved: true }),
     reject: (runId, toolCallId, reason) =>
       decide(runId, toolCallId, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
+    steer: (runId, input) => message(runId, 'steer', input),
+    followUp: (runId, input) => message(runId, 'follow-up', input),
     cancel: (runId) => bounded('cancel', () => dbos.cancelWorkflow(runId)),
     status,
     listRuns: (listOptions = {}) =>

@@ -16,7 +16,10 @@ export const DECISIONS_CHANNEL = 'rxagent_durable_decisions';
  * call's record by (run id, call id): begun (an at-most-once call may have started) and its
  * result; keyed by the run-unique call id, so calls running in parallel find their records
  * whatever order they finished in. `approvals`: each call's wait for a decision (since when, by
- * the database's clock) and the decision, the first one stored winning.
+ * the database's clock) and the decision, the first one stored winning. `records`: what a run's
+ * guardrails and context manager answered, by a key that names the check and its place in the
+ * run, so a replay reads the answer instead of asking again. `run_messages`: steering and
+ * follow-up messages sent to a run, and the step that took each.
  */
 const DDL = `
 CREATE SCHEMA IF NOT EXISTS ${SCHEMA};
@@ -42,12 +45,27 @@ CREATE TABLE IF NOT EXISTS ${SCHEMA}.approvals (
   decision jsonb,
   PRIMARY KEY (run_id, call_id)
 );
+CREATE TABLE IF NOT EXISTS ${SCHEMA}.records (
+  run_id text NOT NULL,
+  key text NOT NULL,
+  value jsonb NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+CREATE TABLE IF NOT EXISTS ${SCHEMA}.run_messages (
+  seq bigserial PRIMARY KEY,
+  run_id text NOT NULL,
+  kind text NOT NULL,
+  body jsonb NOT NULL,
+  delivered_step integer
+);
+CREATE INDEX IF NOT EXISTS run_messages_run ON ${SCHEMA}.run_messages (run_id, seq);
 CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (
   worker_id text PRIMARY KEY,
   models text[] NOT NULL,
   tools text[] NOT NULL,
   started_at timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS names jsonb NOT NULL DEFAULT '{}'::jsonb;
 `;
 
 /** Creates the tables if they are missing (one transaction-level lock, so workers can race). */

@@ -186,3 +186,81 @@ export function slowStepTool(file, { idempotencyKey }) {
     },
   });
 }
+
+/** A model that answers with `text` (e.g. JSON for structured output), with usage. */
+export function answerModel(text) {
+  return {
+    provider: 'scripted',
+    modelId: 'answer-model',
+    stream() {
+      return new Observable((subscriber) => {
+        const message = assistantMessage([{ type: 'text', text }], 'stop', {
+          usage: { inputTokens: 50, outputTokens: 10 },
+          provider: 'scripted',
+          model: 'answer-model',
+        });
+        subscriber.next({ type: 'text-delta', index: 0, text });
+        subscriber.next(finishEvent(message));
+        subscriber.complete();
+      });
+    },
+  };
+}
+
+/**
+ * A context manager (a factory: one per run execution) that, from step 2 on, sends the first
+ * message rewritten as a summary (the rest as it is), as a summarizing manager would; each
+ * projection it makes is logged to `file` (`<step>`), so a test sees which ones were made again.
+ */
+export function trimContext(file) {
+  return () => ({
+    project(messages, { step }) {
+      appendFileSync(file, `${step}\n`);
+      if (step < 2) return { messages };
+      const summary = { role: 'user', content: `Summary of step ${step - 1}.`, timestamp: 0 };
+      return {
+        messages: [summary, ...messages.slice(1)],
+        compaction: { strategy: 'summary', tokensBefore: 100, tokensAfter: 80, summarized: 1 },
+      };
+    },
+  });
+}
+
+/** Guardrails by name: each check logged to `file` (`<name> <where>`). */
+export function guardrails(file) {
+  const log = (line) => appendFileSync(file, `${line}\n`);
+  return {
+    input: [
+      {
+        name: 'no-secrets',
+        check: (input, ctx) => {
+          log(`no-secrets ${ctx.runId}`);
+          return input.text.includes('password')
+            ? { tripped: true, reason: 'The prompt contains a password.' }
+            : { tripped: false };
+        },
+      },
+    ],
+    output: [
+      {
+        name: 'no-shouting',
+        check: (output, ctx) => {
+          log(`no-shouting ${ctx.runId}`);
+          return output.text.includes('!') ? { tripped: true, reason: 'No shouting.' } : { tripped: false };
+        },
+      },
+    ],
+    tool: [
+      {
+        name: 'cap-cents',
+        tools: ['pay'],
+        before: (call, ctx) => {
+          log(`cap-cents ${ctx.runId} ${call.toolCallId}`);
+          return call.args.cents > 1000
+            ? { action: 'deny', reason: 'Over the 1000-cent cap.' }
+            : { action: 'allow' };
+        },
+      },
+    ],
+  };
+}

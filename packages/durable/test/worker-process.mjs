@@ -3,7 +3,17 @@
 // tool calls append to settings.file.
 import { durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { appendLineTool, parallelModel, payTool, planModel, slowStepTool } from './agent-fixture.mjs';
+import { executeTools, jsonSchema, llmStep } from '@rxagent/core';
+import {
+  answerModel,
+  appendLineTool,
+  guardrails,
+  parallelModel,
+  payTool,
+  planModel,
+  slowStepTool,
+  trimContext,
+} from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -50,6 +60,8 @@ const worker = await startWorker({
     'pay-big': planModel({ lines: 1, latencyMs, toolName: 'pay', cents: 99_999_999, callLog }),
     // Two turns of four parallel slow_step calls, finishing in reverse order.
     parallel: parallelModel({ batches: 2, calls: 4, stepMs: settings.stepMs ?? 100, callLog }),
+    weather: answerModel('{"city":"Paris","tempC":21}'),
+    shouting: answerModel('DONE!'),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),
@@ -58,6 +70,16 @@ const worker = await startWorker({
     durableTool(payTool(`${file}.charges`, { idempotencyKey }), { durability: 'idempotent' }),
     durableTool(slowStepTool(`${file}.steps`, { idempotencyKey }), { durability: 'idempotent' }),
   ],
+  guardrails: guardrails(`${file}.guards`),
+  contextManagers: { trim: trimContext(`${file}.context`) },
+  pipelines: { plain: () => (turn$) => executeTools()(llmStep()(turn$)) },
+  outputSchemas: {
+    weather: jsonSchema({
+      type: 'object',
+      properties: { city: { type: 'string' }, tempC: { type: 'number' } },
+      required: ['city', 'tempC'],
+    }),
+  },
   concurrency: { perWorker: settings.perWorker ?? 8 },
   onFenced: () => process.exit(3),
 });
