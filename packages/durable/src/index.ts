@@ -13,3 +13,5 @@ export {
   DurableUnavailableError,
   DurableUsageError,
 } from './durable-errors.js';
+export { DurableAgent } from './durable-agent.js';
+export type { DurableAgentConfig } from './durable-agent.js';

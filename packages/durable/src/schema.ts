@@ -19,7 +19,9 @@ export const DECISIONS_CHANNEL = 'rxagent_durable_decisions';
  * the database's clock) and the decision, the first one stored winning. `records`: what a run's
  * guardrails and context manager answered, by a key that names the check and its place in the
  * run, so a replay reads the answer instead of asking again. `run_messages`: steering and
- * follow-up messages sent to a run, and the step that took each.
+ * follow-up messages sent to a run, and the step that took each. `conversations`: each
+ * `DurableAgent` conversation: how many runs it started, the last one, and its transcript as of
+ * the run that ended last.
  */
 const DDL = `
 CREATE SCHEMA IF NOT EXISTS ${SCHEMA};
@@ -59,6 +61,13 @@ CREATE TABLE IF NOT EXISTS ${SCHEMA}.run_messages (
   delivered_step integer
 );
 CREATE INDEX IF NOT EXISTS run_messages_run ON ${SCHEMA}.run_messages (run_id, seq);
+CREATE TABLE IF NOT EXISTS ${SCHEMA}.conversations (
+  conversation_id text PRIMARY KEY,
+  runs integer NOT NULL DEFAULT 0,
+  last_run_id text,
+  transcript jsonb NOT NULL DEFAULT '[]'::jsonb,
+  transcript_run text
+);
 CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (
   worker_id text PRIMARY KEY,
   models text[] NOT NULL,
