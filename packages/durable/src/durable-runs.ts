@@ -76,7 +76,10 @@ export interface DurableRuns {
    * False, sending nothing, when the run has ended.
    */
   followUp(runId: string, message: UserInput): Promise<boolean>;
-  /** Cancels a run: a running one ends with `user-requested`, a queued one never starts. */
+  /**
+   * Cancels a run: a running one ends with `user-requested`, a queued one never starts; its
+   * durable children (`durableSubagent`) are cancelled with it.
+   */
   cancel(runId: string): Promise<void>;
   /** The workflow's status (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`…), or undefined. */
   status(runId: string): Promise<string | undefined>;
@@ -192,7 +195,16 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       decide(runId, toolCallId, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
     steer: (runId, input) => message(runId, 'steer', input),
     followUp: (runId, input) => message(runId, 'follow-up', input),
-    cancel: (runId) => bounded('cancel', () => dbos.cancelWorkflow(runId)),
+    cancel: (runId) =>
+      bounded('cancel', async () => {
+        await dbos.cancelWorkflow(runId);
+        // Its durable children (durableSubagent: `<run id>/<call id>`), and theirs.
+        const children = await dbos.listWorkflows({
+          workflow_id_prefix: `${runId}/`,
+          status: ['ENQUEUED', 'PENDING'],
+        });
+        for (const child of children) await dbos.cancelWorkflow(child.workflowID);
+      }),
     status,
     listRuns: (listOptions = {}) =>
       bounded('listRuns', async () =>

@@ -15,3 +15,5 @@ export {
 } from './durable-errors.js';
 export { DurableAgent } from './durable-agent.js';
 export type { DurableAgentConfig } from './durable-agent.js';
+export { childRunId, durableSubagent } from './durable-subagent.js';
+export type { DurableSubagentOptions } from './durable-subagent.js';

@@ -264,3 +264,30 @@ export function guardrails(file) {
     ],
   };
 }
+
+/** A model that hands `task` to the tool `toolName` (a sub-agent), then answers with what it said. */
+export function delegateModel({ toolName = 'helper', callLog } = {}) {
+  return {
+    provider: 'scripted',
+    modelId: 'delegate-model',
+    stream(request) {
+      return new Observable((subscriber) => {
+        const first = request.messages.find((m) => m.role === 'user');
+        const prompt = typeof first?.content === 'string' ? first.content : '';
+        const result = request.messages.find((m) => m.role === 'tool');
+        if (callLog) appendFileSync(callLog, `${prompt}|${result ? 1 : 0}|started\n`);
+        const args = { task: `Append the lines (${prompt} child).` };
+        const content = result
+          ? [{ type: 'text', text: `The helper said: ${result.content.map((c) => c.text ?? '').join('')}` }]
+          : [{ type: 'tool-call', id: 'call_1', name: toolName, args, argsText: JSON.stringify(args) }];
+        const message = assistantMessage(content, result ? 'stop' : 'tool-calls', {
+          usage: { inputTokens: 1000, outputTokens: 100 },
+          provider: 'scripted',
+          model: 'delegate-model',
+        });
+        subscriber.next(finishEvent(message));
+        subscriber.complete();
+      });
+    },
+  };
+}

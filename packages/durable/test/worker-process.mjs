@@ -1,11 +1,12 @@
 // A durable worker in its own process, for the crash tests and the crash demo.
 // Settings come as one JSON argument; it prints "ready <id>" once it takes runs, and its runs'
 // tool calls append to settings.file.
-import { durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
+import { durableSubagent, durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { executeTools, jsonSchema, llmStep } from '@rxagent/core';
 import {
   answerModel,
+  delegateModel,
   appendLineTool,
   guardrails,
   parallelModel,
@@ -62,6 +63,7 @@ const worker = await startWorker({
     parallel: parallelModel({ batches: 2, calls: 4, stepMs: settings.stepMs ?? 100, callLog }),
     weather: answerModel('{"city":"Paris","tempC":21}'),
     shouting: answerModel('DONE!'),
+    delegate: delegateModel({ callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs }),
@@ -69,6 +71,14 @@ const worker = await startWorker({
     keyedAppend,
     durableTool(payTool(`${file}.charges`, { idempotencyKey }), { durability: 'idempotent' }),
     durableTool(slowStepTool(`${file}.steps`, { idempotencyKey }), { durability: 'idempotent' }),
+    // A sub-agent as a durable child run (plan-keyed, its appends slowed by toolDelayMs).
+    durableSubagent({
+      name: 'helper',
+      description: 'Appends lines',
+      databaseUrl,
+      spec: { model: 'plan-keyed', tools: ['keyed_append'] },
+      client: { pollIntervalMs: 50 },
+    }),
   ],
   guardrails: guardrails(`${file}.guards`),
   contextManagers: { trim: trimContext(`${file}.context`) },
