@@ -29,7 +29,7 @@ export async function sendRunMessage(
 
 /**
  * The end of each step of a durable run: the messages sent to the run since the last step are
- * taken by this step (their rows record its number, under a lock on the run), and pushed into
+ * taken by this step (their rows record its number), and pushed into
  * the run's steering and follow-up queues, where the loop takes them as it does in process
  * (steering at the next turn, follow-ups when the run would stop). A replay finds the step's
  * rows and takes the same messages at the same step, and never takes at an earlier step a
@@ -52,38 +52,26 @@ async function take(
   runId: string,
   step: number,
 ): Promise<{ kind: RunMessageKind; body: UserInput }[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('${SCHEMA}.messages:' || $1, 0))`, [
-      runId,
-    ]);
-    // A step after this one already took its messages: this is a replay, take only what this step took.
-    const later = await client.query(
-      `SELECT 1 FROM ${SCHEMA}.records WHERE run_id = $1 AND key = 'messages-taken' AND (value->>'v')::int >= $2`,
-      [runId, step],
-    );
-    if (later.rowCount === 0) {
-      await client.query(
-        `UPDATE ${SCHEMA}.run_messages SET delivered_step = $2 WHERE run_id = $1 AND delivered_step IS NULL`,
-        [runId, step],
-      );
-      await client.query(
-        `INSERT INTO ${SCHEMA}.records (run_id, key, value) VALUES ($1, 'messages-taken', $2)
-         ON CONFLICT (run_id, key) DO UPDATE SET value = EXCLUDED.value`,
-        [runId, JSON.stringify({ v: step })],
-      );
-    }
-    const { rows } = await client.query<{ kind: RunMessageKind; body: UserInput }>(
-      `SELECT kind, body FROM ${SCHEMA}.run_messages WHERE run_id = $1 AND delivered_step = $2 ORDER BY seq`,
-      [runId, step],
-    );
-    await client.query('COMMIT');
-    return rows;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  // One statement: a step after this one already took its messages (`later`) means a replay,
+  // which takes only what this step took; otherwise the step takes what came and says so.
+  const { rows } = await pool.query<{ kind: RunMessageKind; body: UserInput }>(
+    `WITH later AS (
+       SELECT 1 FROM ${SCHEMA}.records
+       WHERE run_id = $1 AND key = 'messages-taken' AND (value->>'v')::int >= $2
+     ), taken AS (
+       UPDATE ${SCHEMA}.run_messages SET delivered_step = $2
+       WHERE run_id = $1 AND delivered_step IS NULL AND NOT EXISTS (SELECT 1 FROM later)
+       RETURNING seq, kind, body
+     ), marked AS (
+       INSERT INTO ${SCHEMA}.records (run_id, key, value)
+       SELECT $1, 'messages-taken', jsonb_build_object('v', $2::int) WHERE NOT EXISTS (SELECT 1 FROM later)
+       ON CONFLICT (run_id, key) DO UPDATE SET value = EXCLUDED.value
+     )
+     SELECT kind, body FROM (
+       SELECT seq, kind, body FROM ${SCHEMA}.run_messages WHERE run_id = $1 AND delivered_step = $2
+       UNION ALL SELECT seq, kind, body FROM taken
+     ) AS rows ORDER BY seq`,
+    [runId, step],
+  );
+  return rows;
 }
