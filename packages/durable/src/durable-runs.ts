@@ -133,9 +133,18 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const bounded = boundedCalls(timeoutMs, () => closed);
 
   await bounded('durableRuns', () => ensureSchema(pool));
+  // DBOS's pool is ours: an idle connection it still holds when PostgreSQL goes away (after
+  // close, DBOS's own pool logs it on stderr) is dropped quietly, like the rest of our pool's.
+  const dbosPool = new Pool({
+    connectionString: systemDatabaseUrl(options.databaseUrl),
+    max: 10,
+    connectionTimeoutMillis: timeoutMs,
+  });
+  dbosPool.on('error', () => undefined);
   const dbos = await bounded('durableRuns', () =>
     DBOSClient.create({
       systemDatabaseUrl: systemDatabaseUrl(options.databaseUrl),
+      systemDatabasePool: dbosPool,
       applicationName: APP_NAME,
     }),
   );
@@ -221,6 +230,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       closed = true;
       await listener.close();
       await dbos.destroy().catch(() => undefined);
+      await dbosPool.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   };
