@@ -96,3 +96,45 @@ it('resumes a batch cut by kill -9 on another worker: finished calls come from t
   const ends = crashed.events.filter((e) => e.type === 'tool-end').map((e) => e.toolCallId);
   expect([...ends].sort()).toEqual([...CALL_ORDER].sort());
 });
+
+it('waits for three approvals at once, each decided on its own, in any order', async () => {
+  await bed.worker('par-approve', {});
+  const id = await bed.runs.startRun({
+    runId: 'par-approve',
+    model: 'parallel-approval',
+    tools: ['guarded_append'],
+    toolConcurrency: 3,
+    prompt: 'Approve (par-approve).',
+  });
+  const requested: string[] = [];
+  const decisions: Promise<boolean>[] = [];
+  const events: AgentEvent[] = [];
+  await new Promise<void>((resolve, reject) =>
+    bed.runs.watchRun(id).subscribe({
+      next: (e) => {
+        events.push(e);
+        if (e.type !== 'approval-request') return;
+        requested.push(e.toolCallId);
+        // All three wait at once (one at a time, the second would never come): decide in reverse.
+        if (requested.length < 3) return;
+        decisions.push(
+          bed.runs.approve(id, 'b1_2'),
+          bed.runs.reject(id, 'b1_1', 'Not this one.'),
+          bed.runs.approve(id, 'b1_0'),
+        );
+      },
+      error: reject,
+      complete: resolve,
+    }),
+  );
+  expect(await Promise.all(decisions)).toEqual([true, true, true]);
+  const ends = events.flatMap((e) => (e.type === 'approval-end' ? [[e.toolCallId, e.approved]] : []));
+  expect(Object.fromEntries(ends)).toEqual({ b1_0: true, b1_1: false, b1_2: true });
+  const appended = appendedLines(bed.file).filter((l) => l.startsWith('par-approve '));
+  expect(appended.map((l) => l.split(' ')[1]).sort()).toEqual(['b1_0', 'b1_2']);
+  const result = await bed.runs.runResult(id);
+  expect(resultIds(result)).toEqual(['b1_0', 'b1_1', 'b1_2']);
+  expect(JSON.stringify(result.messages.find((m) => m.role === 'tool' && m.toolCallId === 'b1_1'))).toContain(
+    'Not this one.',
+  );
+});
