@@ -16,6 +16,7 @@ export function planModel({
   callLog,
   callId,
   cents,
+  finalText,
 } = {}) {
   return {
     provider: 'scripted',
@@ -30,7 +31,9 @@ export function planModel({
         const log = (what) => callLog && appendFileSync(callLog, `${prompt}|${done}|${what}\n`);
         log('started');
         const text =
-          done < lines ? `Appending line ${done + 1} of ${lines}.` : `Done: ${lines} lines appended.`;
+          done < lines
+            ? `Appending line ${done + 1} of ${lines}.`
+            : (finalText ?? `Done: ${lines} lines appended.`);
         const pieces = Array.from({ length: chunks }, (_, i) =>
           text.slice((i * text.length) / chunks, ((i + 1) * text.length) / chunks),
         );
@@ -242,6 +245,11 @@ export function guardrails(file) {
       },
     ],
     output: [
+      {
+        name: 'no-done',
+        check: (output) =>
+          output.text.startsWith('Done') ? { tripped: true, reason: 'Not done yet.' } : { tripped: false },
+      },
       {
         name: 'no-shouting',
         check: (output, ctx) => {

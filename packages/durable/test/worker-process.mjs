@@ -61,6 +61,15 @@ const worker = await startWorker({
     'pay-big': planModel({ lines: 1, latencyMs, toolName: 'pay', cents: 99_999_999, callLog }),
     // Two turns of four parallel slow_step calls, finishing in reverse order.
     parallel: parallelModel({ batches: 2, calls: 4, stepMs: settings.stepMs ?? 100, callLog }),
+    // plan-approval answering in JSON at the end.
+    'plan-approval-json': planModel({
+      lines,
+      latencyMs,
+      approvalEvery: 2,
+      toolName: 'keyed_append',
+      callLog,
+      finalText: '{"city":"Paris","tempC":21}',
+    }),
     // Three calls at once, each waiting for its approval.
     'parallel-approval': parallelModel({ batches: 1, calls: 3, toolName: 'guarded_append', callLog }),
     weather: answerModel('{"city":"Paris","tempC":21}'),
