@@ -26,7 +26,12 @@ export interface DurableSubagentOptions {
   client?: Omit<DurableRunsOptions, 'databaseUrl'>;
 }
 
-/** The id of the durable child run a call starts: the parent's run id and the call's run-unique id. */
+/**
+ * The id of the durable child run a call starts: the parent's run id and the call's run-unique id.
+ *
+ * @example
+ * await runs.approve(childRunId({ runId: 'order-1042', toolCallId: 'call_2' }), 'call_1'); // a call waiting in the child
+ */
 export function childRunId(ctx: Pick<ToolContext, 'runId' | 'toolCallId'>): string {
   return `${ctx.runId}/${ctx.toolCallId}`;
 }
