@@ -2,6 +2,7 @@ import { durableTool, type DurableTool } from '@rxagent/durable';
 import type { AnyTool, ChatModel, ChatRequest, Message } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { noopTool, toolLoopTurn } from './models/tool-loop-model.js';
+import { PARALLEL_MODEL, parallelSleepModel, sleepTool } from './durable-parallel.js';
 
 // What the durable benchmark's workers register (in the bench process and in child
 // processes alike): the tool-loop model and the no-op tool, by name. A worker serves runs of
@@ -10,7 +11,7 @@ import { noopTool, toolLoopTurn } from './models/tool-loop-model.js';
 /** Model names: one calls the at-most-once no-op tool, one its idempotent twin. */
 export const DURABLE_MODELS = { atMostOnce: 'loop', idempotent: 'loop-idempotent' } as const;
 
-/** Tool names: `noop` is registered plain (at most once: 2 checkpoints a call), its twin idempotent (1). */
+/** Tool names: `noop` is registered plain (at most once: a began marker and its result), its twin idempotent (its result). */
 export const DURABLE_TOOLS = { atMostOnce: 'noop', idempotent: 'noop_idempotent' } as const;
 
 /**
@@ -66,8 +67,9 @@ export function durableBenchAgent(onModelCall: () => void = () => undefined): Du
     models: {
       [DURABLE_MODELS.atMostOnce]: promptedLoopModel(DURABLE_TOOLS.atMostOnce, onModelCall),
       [DURABLE_MODELS.idempotent]: promptedLoopModel(DURABLE_TOOLS.idempotent, onModelCall),
+      [PARALLEL_MODEL]: parallelSleepModel(onModelCall),
     },
-    tools: [noopTool, durableTool(idempotentNoop, { durability: 'idempotent' })],
+    tools: [noopTool, durableTool(idempotentNoop, { durability: 'idempotent' }), sleepTool()],
     plainTools: { [DURABLE_MODELS.atMostOnce]: noopTool, [DURABLE_MODELS.idempotent]: idempotentNoop },
   };
 }

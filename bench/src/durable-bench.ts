@@ -4,10 +4,11 @@ import type { RunResult } from '@rxagent/core/streams';
 import { durableRuns, startWorker, type DurableRuns, type DurableWorker } from '@rxagent/durable';
 import { startPostgres } from '@rxagent/testing';
 import { availableParallelism } from 'node:os';
-import pg from 'pg';
 import { DURABLE_MODELS, DURABLE_TOOLS, durableBenchAgent, durablePrompt } from './durable-agent.js';
 import { spawnBenchWorker, type BenchWorkerProcess } from './durable-worker-process.js';
-import { backToBack, median, medianFigure, medianOf, medianRatio, type RoundsOptions } from './measure.js';
+import { parallelStepMs } from './durable-parallel.js';
+import { insertCommitMs, postgresRoundTripMs } from './durable-baselines.js';
+import { backToBack, median, medianFigure, medianRatio, type RoundsOptions } from './measure.js';
 
 /** Per-step cost of durable runs against `runAgent` in memory, same model and tool, same process. */
 export interface DurableOverheadResult {
@@ -25,6 +26,10 @@ export interface DurableOverheadResult {
   runLatencyMs: number;
   /** ms of one `SELECT 1` round trip to the same PostgreSQL from this process (median), for scale. */
   roundTripMs: number;
+  /** ms of one committed single-row INSERT into the same PostgreSQL (median), the baseline of a checkpoint. */
+  insertMs: number;
+  /** ms of a step whose model asks for one 100 ms tool call, and of one asking for four at once (medians). */
+  parallel: { oneCallMs: number; fourCallsMs: number };
   rounds: number;
 }
 
@@ -145,6 +150,7 @@ export async function benchDurableOverhead(
   let worker: DurableWorker | undefined;
   try {
     const roundTripMs = await postgresRoundTripMs(databaseUrl);
+    const insertMs = await insertCommitMs(databaseUrl);
     worker = await startWorker({
       databaseUrl,
       workerId: 'bench-overhead',
@@ -156,6 +162,16 @@ export async function benchDurableOverhead(
       { warmup: 1, warmupMs: 0, ...options },
     );
     const added = (kind: 'idempotent' | 'atMostOnce') => median(rounds.map((r) => r[kind] - r.inMemory));
+    const parallelRounds = Math.max(1, Math.min(rounds.length, 5));
+    const step = (n: number) =>
+      parallelStepMs(
+        client,
+        () => starts,
+        () => (starts = []),
+        n,
+        parallelRounds,
+      );
+    const parallel = { oneCallMs: await step(1), fourCallsMs: await step(4) };
     return {
       steps,
       inMemoryMs: medianFigure(rounds, 'inMemory'),
@@ -168,25 +184,12 @@ export async function benchDurableOverhead(
       addedMs: { idempotent: added('idempotent'), atMostOnce: added('atMostOnce') },
       runLatencyMs: median(latencies.slice(-rounds.length)),
       roundTripMs,
+      insertMs,
+      parallel,
       rounds: rounds.length,
     };
   } finally {
     await worker?.stop();
-  }
-}
-
-/** ms of one `SELECT 1` round trip (median of rounds of 100). */
-async function postgresRoundTripMs(databaseUrl: string): Promise<number> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    return await medianOf(async () => {
-      const start = performance.now();
-      for (let i = 0; i < 100; i++) await db.query('SELECT 1');
-      return (performance.now() - start) / 100;
-    });
-  } finally {
-    await db.end();
   }
 }
 

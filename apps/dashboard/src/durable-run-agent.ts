@@ -1,7 +1,7 @@
 import { catchError, EMPTY, throwError, type Observable } from 'rxjs';
 import type { AgentEvent } from '@rxagent/core';
 import type { DashboardAgent } from './run-registry.js';
-import { watchedRunAgent } from './watched-run.js';
+import { RunControlError, watchedRunAgent } from './watched-run.js';
 
 /**
  * What the dashboard needs of `@rxagent/durable`'s client (`durableRuns(…)` fits): watch a
@@ -15,8 +15,9 @@ import { watchedRunAgent } from './watched-run.js';
 export interface DashboardDurableRuns {
   watchRun(runId: string): Observable<AgentEvent>;
   status(runId: string): Promise<string | undefined>;
-  approve(runId: string, toolCallId: string): Promise<void>;
-  reject(runId: string, toolCallId: string, reason?: string): Promise<void>;
+  /** False when the call does not wait for a decision (nothing is sent). */
+  approve(runId: string, toolCallId: string): Promise<boolean>;
+  reject(runId: string, toolCallId: string, reason?: string): Promise<boolean>;
   cancel(runId: string): Promise<void>;
 }
 
@@ -38,10 +39,16 @@ export function durableRunAgent(runs: DashboardDurableRuns, runId: string): Dash
     .watchRun(runId)
     .pipe(catchError((error: unknown) => (isCancelledEnd(error) ? EMPTY : throwError(() => error))));
   return watchedRunAgent(events$, {
-    approve: (toolCallId) => runs.approve(runId, toolCallId),
-    reject: (toolCallId, reason) => runs.reject(runId, toolCallId, reason),
+    approve: async (toolCallId) => sent(await runs.approve(runId, toolCallId), toolCallId),
+    reject: async (toolCallId, reason) => sent(await runs.reject(runId, toolCallId, reason), toolCallId),
     cancel: () => runs.cancel(runId),
   });
+}
+
+/** A decision the run's log shows nothing waiting for was not sent: the page says so. */
+function sent(delivered: boolean, toolCallId: string): void {
+  if (!delivered)
+    throw new RunControlError(`The call ${toolCallId} does not wait for a decision in the durable run.`);
 }
 
 function isCancelledEnd(error: unknown): boolean {

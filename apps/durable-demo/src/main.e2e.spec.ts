@@ -116,14 +116,18 @@ function refusesConnections(port: number): Promise<boolean> {
 function started(stdout: string): { port: number; pids: Record<string, number> } {
   const port = Number(/^PostgreSQL: a throwaway server on 127\.0\.0\.1:(\d+) /m.exec(stdout)?.[1]);
   const pids: Record<string, number> = {};
-  for (const [, id, pid] of stdout.matchAll(/^(worker-[ab]): ready \(pid (\d+)\)/gm)) pids[id!] = Number(pid);
+  for (const [, id, pid] of stdout.matchAll(/^(worker-[abc]): ready \(pid (\d+)\)/gm))
+    pids[id!] = Number(pid);
   return { port, pids };
 }
 
-async function expectNothingLeft(stdout: string): Promise<void> {
+async function expectNothingLeft(
+  stdout: string,
+  workers: string[] = ['worker-a', 'worker-b', 'worker-c'],
+): Promise<void> {
   const { port, pids } = started(stdout);
   expect(port).toBeGreaterThan(0);
-  expect(Object.keys(pids).sort()).toEqual(['worker-a', 'worker-b']);
+  expect(Object.keys(pids).sort()).toEqual(workers);
   expect(processesWith('-p', String(port))).toEqual([]); // no postmaster (nor runuser) of its PostgreSQL
   expect(await refusesConnections(port)).toBe(true);
   for (const pid of Object.values(pids)) expect(isAlive(pid)).toBe(false);
@@ -197,7 +201,25 @@ describe.each([
       ...[3, 4, 5, 6].filter((n) => n >= firstOnSurvivor).map((n) => `step ${n} (${survivor})`),
     ]);
 
-    expect(stdout).toMatch(/^Stopped and cleaned up: the runs client, worker-b, worker-a, PostgreSQL\.$/m);
+    // The report: steered, guarded, in its JSON shape, its parallel checks cut by a kill, each once.
+    const reportKill = /^✗ kill -9 (worker-[abc]) \(pid \d+\) while check_2 and check_3 run$/m.exec(stdout);
+    expect(reportKill).not.toBeNull();
+    expect(stdout).toContain('✎ runs.steer: "Add the rollback plan to the report."');
+    const reportId = /^Run (report-1\.4\.2-\w+): three service checks/m.exec(stdout)?.[1];
+    const checks = lines(join(dir, 'checks.txt'));
+    expect(checks.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+      `${reportId}:check_1 api`,
+      `${reportId}:check_2 db`,
+      `${reportId}:check_3 queue`,
+    ]);
+    expect(checks[0]).toContain(`(${reportKill![1]})`);
+    expect(checks.slice(1).every((l) => !l.includes(`(${reportKill![1]})`))).toBe(true);
+    expect(stdout).toContain('"note":"Rollback plan: switch traffic back to the release before 1.4.2."');
+    expect(lines(join(dir, 'report-model-calls.txt'))).toHaveLength(2);
+
+    expect(stdout).toMatch(
+      /^Stopped and cleaned up: worker-c, the runs client, worker-b, worker-a, PostgreSQL\.$/m,
+    );
     await expectNothingLeft(stdout);
   });
 });
@@ -213,7 +235,7 @@ describe('pnpm demo:durable, interrupted', () => {
     expect(stdout).toMatch(
       /^Stopped and cleaned up: .*worker-b, worker-a, the temporary folder, PostgreSQL\.$/m,
     );
-    await expectNothingLeft(stdout);
+    await expectNothingLeft(stdout, ['worker-a', 'worker-b']);
   });
 });
 

@@ -17,6 +17,7 @@ import { exactlyOnce } from './exactly-once.js';
 import { modelCallProblems } from './model-calls.js';
 import { RELEASE, RELEASE_TASK } from './release-plan.js';
 import { RunPrinter } from './run-printer.js';
+import { reportRun } from './report-run.js';
 import { effectCounts, MODEL_CALLS, NOTIFICATIONS, readEffects, RELEASE_LOG } from './side-effect-files.js';
 import { spawnWorker, type WorkerProcess } from './worker-process.js';
 
@@ -112,6 +113,15 @@ async function demo(args: DurableDemoArgs): Promise<number> {
     `\n${MODEL_CALLS} (each model call a worker made; a replay reads the recorded ones from PostgreSQL):\n`,
   );
   for (const line of modelCalls) out(`  ${line}\n`);
+
+  // The second run, with steering, a guardrail, a JSON shape and parallel tools: a fresh worker
+  // first, so that one survives its kill too.
+  const spare = spawnWorker({ databaseUrl: pg.url, workerId: 'worker-c', dir }, err);
+  workers.set('worker-c', spare);
+  cleanup.push('worker-c', () => spare.stop());
+  await spare.ready;
+  out(`\nworker-c: ready (pid ${spare.pid}), in place of the killed worker\n`);
+  const reportProblems = await reportRun({ runs, workers, dir, out });
   if (args.dir !== undefined) out(`(kept in ${dir})\n`);
 
   const problems = [
@@ -123,6 +133,7 @@ async function demo(args: DurableDemoArgs): Promise<number> {
     ...(killed && finishedOn === killed.workerId ? [`The run finished on the killed ${finishedOn}.`] : []),
     ...once.problems,
     ...modelCallProblems(modelCalls, result.steps.length, killed?.workerId),
+    ...reportProblems,
   ];
   if (problems.length > 0) {
     out(`\n✗ ${problems.join('\n✗ ')}\n\n`);
@@ -130,7 +141,8 @@ async function demo(args: DurableDemoArgs): Promise<number> {
   }
   out(
     `\n✓ ${killed?.workerId} was killed with SIGKILL mid-run; the run finished on ${finishedOn}; ` +
-      'every tool call took effect exactly once, and no recorded model call was made again.\n\n',
+      'every tool call took effect exactly once, and no recorded model call was made again. ' +
+      'The report, steered, guarded and in its JSON shape, survived a kill in the middle of its parallel checks.\n\n',
   );
   return 0;
 }

@@ -8,6 +8,7 @@ import { notifyTool } from './notify-tool.js';
 import { RELEASE_MODEL_LATENCY, releaseModel } from './release-plan.js';
 import { releaseLogTool } from './release-log-tool.js';
 import { MODEL_CALLS } from './side-effect-files.js';
+import { checkServiceTool, NO_SECRETS, REPORT_CALLS, REPORT_SCHEMA, reportModel } from './report-plan.js';
 import { parseWorkerSettings } from './worker-settings.js';
 
 const settings = parseWorkerSettings(process.argv[2]);
@@ -20,8 +21,17 @@ const worker = await startWorker({
     release: releaseModel(RELEASE_MODEL_LATENCY, (step) =>
       appendFileSync(join(dir, MODEL_CALLS), `step ${step} (${workerId})\n`),
     ),
+    report: reportModel((step) =>
+      appendFileSync(join(dir, REPORT_CALLS), `report step ${step} (${workerId})\n`),
+    ),
   },
-  tools: [notifyTool({ dir, workerId }), releaseLogTool({ dir, workerId })],
+  tools: [
+    notifyTool({ dir, workerId }),
+    releaseLogTool({ dir, workerId }),
+    checkServiceTool({ dir, workerId }),
+  ],
+  guardrails: { output: [NO_SECRETS] },
+  outputSchemas: { 'release-report': REPORT_SCHEMA },
   onFenced: () => process.exit(3),
 });
 console.log(`ready ${worker.workerId}`);

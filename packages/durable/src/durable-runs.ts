@@ -1,16 +1,18 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { toResult, type RunResult } from '@rxagent/core/streams';
-import type { AgentEvent } from '@rxagent/core';
+import type { AgentEvent, UserInput } from '@rxagent/core';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { lastValueFrom, type Observable } from 'rxjs';
 import { boundedCalls } from './bounded-call.js';
-import { approvalTopic, type ApprovalMessage } from './durable-approver.js';
+import { storeDecision, type ApprovalMessage } from './durable-approver.js';
 import { DurableUsageError } from './durable-errors.js';
 import { EventListener } from './event-listener.js';
 import { watchLog } from './watch-log.js';
 import { RUN_WORKFLOW } from './run-workflow.js';
-import { checkRunSpec, type DurableRunSpec } from './run-spec.js';
+import { checkRunSpec, type DurableRunSpec, type RegisteredNames } from './run-spec.js';
+import type { RegistryNames } from './registry.js';
+import { sendRunMessage, type RunMessageKind } from './run-messages.js';
 import { ensureSchema, SCHEMA } from './schema.js';
 import { APP_NAME, RUN_QUEUE } from './worker.js';
 import { systemDatabaseUrl } from './system-database-url.js';
@@ -55,11 +57,29 @@ export interface DurableRuns {
   watchRun(runId: string): Observable<AgentEvent>;
   /** The run's result once it ended (`toResult` of `watchRun`). */
   runResult(runId: string): Promise<RunResult>;
-  /** Approves a call waiting in a run; the first decision for a call wins. */
-  approve(runId: string, toolCallId: string): Promise<void>;
-  /** Rejects a call waiting in a run; the model reads `reason`. */
-  reject(runId: string, toolCallId: string, reason?: string): Promise<void>;
-  /** Cancels a run: a running one ends with `user-requested`, a queued one never starts. */
+  /**
+   * Approves a call waiting in a run (its `approval-request` is in the run's log, its
+   * `approval-end` not yet); the first decision for a call wins. Resolves false, and sends
+   * nothing, when the call is not waiting: a decision never waits for a call to come.
+   */
+  approve(runId: string, toolCallId: string): Promise<boolean>;
+  /** Rejects a call waiting in a run (the model reads `reason`); false when it is not waiting. */
+  reject(runId: string, toolCallId: string, reason?: string): Promise<boolean>;
+  /**
+   * Sends a steering message to a run: the run takes it at the end of its current step and
+   * reads it before its next model call (`'after-turn'`). False, sending nothing, when the run
+   * has ended.
+   */
+  steer(runId: string, message: UserInput): Promise<boolean>;
+  /**
+   * Sends a follow-up to a run: delivered when the run would otherwise stop, so it goes on.
+   * False, sending nothing, when the run has ended.
+   */
+  followUp(runId: string, message: UserInput): Promise<boolean>;
+  /**
+   * Cancels a run: a running one ends with `user-requested`, a queued one never starts; its
+   * durable children (`durableSubagent`) are cancelled with it.
+   */
   cancel(runId: string): Promise<void>;
   /** The workflow's status (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, `CANCELLED`…), or undefined. */
   status(runId: string): Promise<string | undefined>;
@@ -89,7 +109,7 @@ export interface DurableRunInfo {
  * @example
  * const runs = await durableRuns({ databaseUrl });
  * const id = await runs.startRun({ runId: 'ticket-1234', model: 'main', prompt: 'Triage ticket 1234.' });
- * await runs.approve(id, 'call_1');
+ * if (!(await runs.approve(id, 'call_1'))) console.log('call_1 is not waiting for a decision');
  */
 export async function durableRuns(options: DurableRunsOptions): Promise<DurableRuns> {
   if (typeof options?.databaseUrl !== 'string' || options.databaseUrl === '') {
@@ -113,20 +133,48 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
   const bounded = boundedCalls(timeoutMs, () => closed);
 
   await bounded('durableRuns', () => ensureSchema(pool));
+  // DBOS's pool is ours: an idle connection it still holds when PostgreSQL goes away (after
+  // close, DBOS's own pool logs it on stderr) is dropped quietly, like the rest of our pool's.
+  const dbosPool = new Pool({
+    connectionString: systemDatabaseUrl(options.databaseUrl),
+    max: 10,
+    connectionTimeoutMillis: timeoutMs,
+  });
+  dbosPool.on('error', () => undefined);
   const dbos = await bounded('durableRuns', () =>
     DBOSClient.create({
       systemDatabaseUrl: systemDatabaseUrl(options.databaseUrl),
+      systemDatabasePool: dbosPool,
       applicationName: APP_NAME,
     }),
   );
   const listener = new EventListener(options.databaseUrl);
 
-  const registeredNames = async () => {
-    const { rows } = await pool.query<{ models: string[]; tools: string[] }>(
-      `SELECT models, tools FROM ${SCHEMA}.workers`,
+  const registeredNames = async (): Promise<RegisteredNames> => {
+    const { rows } = await pool.query<{ models: string[]; tools: string[]; names: Partial<RegistryNames> }>(
+      `SELECT models, tools, names FROM ${SCHEMA}.workers`,
     );
-    return { models: new Set(rows.flatMap((r) => r.models)), tools: new Set(rows.flatMap((r) => r.tools)) };
+    const named: Partial<Record<keyof RegistryNames, Set<string>>> = {};
+    for (const row of rows) {
+      for (const [kind, list] of Object.entries(row.names ?? {}) as [keyof RegistryNames, string[]][]) {
+        const set = (named[kind] ??= new Set());
+        for (const name of list) set.add(name);
+      }
+    }
+    return {
+      models: new Set(rows.flatMap((r) => r.models)),
+      tools: new Set(rows.flatMap((r) => r.tools)),
+      named,
+    };
   };
+  const running = async (runId: string) => {
+    const status = (await dbos.getWorkflow(runId))?.status;
+    return status === 'ENQUEUED' || status === 'PENDING';
+  };
+  const message = (runId: string, kind: RunMessageKind, input: UserInput) =>
+    bounded(kind === 'steer' ? 'steer' : 'followUp', async () =>
+      sendRunMessage(pool, runId, kind, input, await running(runId)),
+    );
 
   const status = (runId: string) => bounded('status', async () => (await dbos.getWorkflow(runId))?.status);
 
@@ -134,9 +182,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     watchLog({ pool, listener, pollMs, statusOf: (id) => dbos.getWorkflow(id) }, runId);
 
   const decide = (runId: string, toolCallId: string, message: ApprovalMessage) =>
-    bounded('approve', () =>
-      dbos.send(runId, message, approvalTopic(toolCallId), `${runId}:${toolCallId}:decision`),
-    );
+    bounded('approve', () => storeDecision(pool, runId, toolCallId, message));
 
   return {
     async startRun(spec) {
@@ -156,7 +202,18 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
     approve: (runId, toolCallId) => decide(runId, toolCallId, { approved: true }),
     reject: (runId, toolCallId, reason) =>
       decide(runId, toolCallId, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
-    cancel: (runId) => bounded('cancel', () => dbos.cancelWorkflow(runId)),
+    steer: (runId, input) => message(runId, 'steer', input),
+    followUp: (runId, input) => message(runId, 'follow-up', input),
+    cancel: (runId) =>
+      bounded('cancel', async () => {
+        await dbos.cancelWorkflow(runId);
+        // Its durable children (durableSubagent: `<run id>/<call id>`), and theirs.
+        const children = await dbos.listWorkflows({
+          workflow_id_prefix: `${runId}/`,
+          status: ['ENQUEUED', 'PENDING'],
+        });
+        for (const child of children) await dbos.cancelWorkflow(child.workflowID);
+      }),
     status,
     listRuns: (listOptions = {}) =>
       bounded('listRuns', async () =>
@@ -173,6 +230,7 @@ export async function durableRuns(options: DurableRunsOptions): Promise<DurableR
       closed = true;
       await listener.close();
       await dbos.destroy().catch(() => undefined);
+      await dbosPool.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   };

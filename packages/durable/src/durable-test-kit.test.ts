@@ -39,6 +39,8 @@ export interface WorkerSettings {
   holdCall?: string;
   /** `"<prompt>|<tool results so far>"`: that model call stops after its first delta on this worker. */
   holdModel?: string;
+  /** The parallel model's delay unit: call n of a batch of 4 waits (4 - n) × stepMs. */
+  stepMs?: number;
 }
 
 /** A worker process. */

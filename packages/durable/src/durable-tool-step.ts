@@ -1,8 +1,10 @@
-import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ToolMiddleware, ToolResult } from '@rxagent/core';
+import type { Pool } from 'pg';
 import { from, lastValueFrom } from 'rxjs';
+import { whileUnavailable } from './db-retry.js';
 import type { ToolDurability } from './durable-tool.js';
-import { handleEngineError, type RunControl } from './run-control.js';
+import type { RunControl } from './run-control.js';
+import { SCHEMA } from './schema.js';
 
 /**
  * What the model reads for an at-most-once call that a worker crash may have cut short.
@@ -21,38 +23,50 @@ const INTERRUPTED: ToolResult = {
 };
 
 /**
- * The tool seam of a durable run, innermost of the middlewares: each call is a DBOS step named
- * `tool:<call id>` that records the call's result. An at-most-once call first records a
- * `tool-begin` marker step; when a replay finds the marker but no result, the call may have
- * started before the crash, so it is sealed with `INTERRUPTED_TEXT` instead of run again. An
- * idempotent call without a result is simply run again.
+ * The tool seam of a durable run, innermost of the middlewares: each call's result is recorded
+ * in `tool_calls` under (run id, run-unique call id), so calls that run in parallel find their
+ * own records after a crash, whatever order they finished in (DBOS's steps are matched by the
+ * order they are issued, which parallel calls do not keep). A recorded call returns its record.
+ * An at-most-once call first records that it began; a replay that finds it begun but without a
+ * result knows it may have started, and seals it with `INTERRUPTED_TEXT` instead of running it
+ * again. An idempotent call without a result is run again. The first result stored wins, so a
+ * worker that lost the run cannot change what the run read.
  */
 export function durableToolStep(
   durabilityOf: (name: string) => ToolDurability,
   control: RunControl,
+  pool: Pool,
 ): ToolMiddleware {
+  const runId = control.runId;
+  const query = <R extends object>(sql: string, values: unknown[]) =>
+    whileUnavailable(control, () => pool.query<R>(sql, values));
   return (call, _ctx, next) =>
     from(
       (async (): Promise<ToolResult> => {
-        try {
-          let began = false;
-          if (durabilityOf(call.name) === 'at-most-once') {
-            await DBOS.runStep(
-              () => {
-                began = true;
-                return Promise.resolve(true);
-              },
-              { name: `tool-begin:${call.id}` },
-            );
-          }
-          const sealed = durabilityOf(call.name) === 'at-most-once' && !began;
-          return await DBOS.runStep(async () => (sealed ? INTERRUPTED : lastValueFrom(next(call))), {
-            name: `tool:${call.id}`,
-          });
-        } catch (error) {
-          if (handleEngineError(control, error)) return new Promise<ToolResult>(() => undefined);
-          throw error;
+        const { rows } = await query<{ began: boolean; result: ToolResult | null }>(
+          `SELECT began, result FROM ${SCHEMA}.tool_calls WHERE run_id = $1 AND call_id = $2`,
+          [runId, call.id],
+        );
+        const recorded = rows[0];
+        if (recorded?.result) return recorded.result;
+        let sealed = false;
+        if (durabilityOf(call.name) === 'at-most-once') {
+          const begun = await query(
+            `INSERT INTO ${SCHEMA}.tool_calls (run_id, call_id, began) VALUES ($1, $2, true)
+             ON CONFLICT (run_id, call_id) DO NOTHING`,
+            [runId, call.id],
+          );
+          sealed = begun.rowCount === 0;
         }
+        const result = sealed ? INTERRUPTED : await lastValueFrom(next(call));
+        const stored = await query<{ result: ToolResult }>(
+          `INSERT INTO ${SCHEMA}.tool_calls (run_id, call_id, result) VALUES ($1, $2, $3)
+           ON CONFLICT (run_id, call_id) DO UPDATE
+             SET result = COALESCE(${SCHEMA}.tool_calls.result, EXCLUDED.result)
+           RETURNING result`,
+          [runId, call.id, JSON.stringify(result)],
+        );
+        return stored.rows[0]?.result ?? result;
       })(),
     );
 }

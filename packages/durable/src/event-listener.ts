@@ -2,8 +2,9 @@ import { Client } from 'pg';
 import { EVENTS_CHANNEL } from './schema.js';
 
 /**
- * One LISTEN connection per client for event-log notifications; it reconnects after a database
- * restart (watchers poll meanwhile, so nothing is missed).
+ * One LISTEN connection per client for notifications of a channel (by default the event log's)
+ * whose payload is a run id; it reconnects after a database restart (listeners poll meanwhile,
+ * so nothing is missed).
  */
 export class EventListener {
   private readonly handlers = new Map<string, Set<() => void>>();
@@ -11,7 +12,10 @@ export class EventListener {
   private connecting: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly channel: string = EVENTS_CHANNEL,
+  ) {}
 
   on(runId: string, handler: () => void): () => void {
     let set = this.handlers.get(runId);
@@ -42,7 +46,7 @@ export class EventListener {
       });
       try {
         await client.connect();
-        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+        await client.query(`LISTEN ${this.channel}`);
         if (this.closed) await client.end();
         else this.client = client;
       } catch {

@@ -6,12 +6,10 @@ import type { EventLogWriter } from './event-log.js';
 
 /**
  * A durable run executing in this worker: how to cancel it (an abort the loop sees), how to
- * fence it (drop it silently when another worker took it over), and the approvals it waits on.
+ * fence it (drop it silently when another worker took it over).
  */
 export class RunControl {
   readonly abort = new AbortController();
-  /** Approval topics this run waits on (woken when it is cancelled). */
-  readonly waiting = new Set<string>();
   subscription: Subscription | undefined;
   private fenceResolve: (() => void) | undefined;
   /** Settles when the run is fenced: its execution must stop without a trace. */

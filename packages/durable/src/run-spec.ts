@@ -1,5 +1,8 @@
-import type { AgentMessage, RetryBackoff, UserInput } from '@rxagent/core';
+import type { AgentMessage, OutputMode, RetryBackoff, UserInput } from '@rxagent/core';
+import type { GuardrailTripMode } from '@rxagent/core/guardrails';
 import { DurableRunSpecError } from './durable-errors.js';
+import type { RegistryNames } from './registry.js';
+import { checkCapabilities } from './spec-capabilities.js';
 
 /**
  * A durable run as data: what `startRun` stores and any worker can execute. Models and tools
@@ -33,12 +36,41 @@ export interface DurableRunSpec {
   approvalTimeoutMs?: number;
   maxTokens?: number;
   temperature?: number;
+  /** Tool calls of one step running at once (default 8, as in `runAgent`); each call's record is keyed by its id. */
+  toolConcurrency?: number;
+  /** Consecutive failures of one tool that disable it for the rest of the run (default 3). */
+  maxToolErrors?: number;
+  /** Input guardrails registered in the workers (`guardrails.input`), by name. */
+  inputGuardrails?: readonly string[];
+  /** Output guardrails registered in the workers, by name. */
+  outputGuardrails?: readonly string[];
+  /** Tool guardrails registered in the workers, by name. */
+  toolGuardrails?: readonly string[];
+  /** What a tripped guardrail does (default `'stop'`). */
+  onGuardrailTrip?: GuardrailTripMode;
+  /** A context manager registered in the workers (`contextManagers`), by name. */
+  contextManager?: string;
+  /** A pipeline registered in the workers (`pipelines`), by name, in place of the default loop body. */
+  pipeline?: string;
+  /** The final answer's shape: a schema registered in the workers (`outputSchemas`) by name, or a JSON Schema. */
+  output?: string | { jsonSchema: Record<string, unknown> };
+  outputMode?: OutputMode;
+  maxOutputRetries?: number;
+  /** Stops the run (`agent-end` with the budget's reason) once it spent this much, sub-runs included. */
+  budget?: { maxTokens?: number; maxCostUsd?: number };
+  /**
+   * When steering messages (`runs.steer`) are delivered: `'after-turn'`, the only mode of a
+   * durable run, after the step's tool calls (the default; `'interrupt'` is refused).
+   */
+  steeringMode?: 'after-turn';
 }
 
 /** What the workers registered, as `startRun` checks a spec against it. */
 export interface RegisteredNames {
   models: ReadonlySet<string>;
   tools: ReadonlySet<string>;
+  /** Guardrails, context managers, pipelines and output schemas, by registry kind. */
+  named?: Readonly<Partial<Record<keyof RegistryNames, ReadonlySet<string>>>>;
 }
 
 function positive(spec: DurableRunSpec, key: keyof DurableRunSpec, integer: boolean): void {
@@ -92,6 +124,9 @@ export function checkRunSpec(spec: DurableRunSpec, names: RegisteredNames): void
   positive(spec, 'toolTimeoutMs', false);
   positive(spec, 'approvalTimeoutMs', false);
   positive(spec, 'maxTokens', true);
+  positive(spec, 'toolConcurrency', true);
+  positive(spec, 'maxToolErrors', true);
+  checkCapabilities(spec, names);
   if (spec.maxRetries !== undefined && !(Number.isInteger(spec.maxRetries) && spec.maxRetries >= 0)) {
     throw new DurableRunSpecError(
       `DurableRunSpec.maxRetries must be an integer ≥ 0; got ${JSON.stringify(spec.maxRetries)}.`,

@@ -37,7 +37,7 @@ export class WorkerLiveness {
   constructor(private readonly options: LivenessOptions) {}
 
   /** Takes this worker's lock; fails if a live worker holds the same id. */
-  async start(models: string[], tools: string[]): Promise<void> {
+  async start(models: string[], tools: string[], names: Record<string, string[]> = {}): Promise<void> {
     const client = await this.connect();
     const { rows } = await client.query<{ ok: boolean }>(
       `SELECT pg_try_advisory_lock(${workerLockSql('$1')}) AS ok`,
@@ -50,9 +50,9 @@ export class WorkerLiveness {
       );
     }
     await client.query(
-      `INSERT INTO ${SCHEMA}.workers (worker_id, models, tools) VALUES ($1, $2, $3)
-       ON CONFLICT (worker_id) DO UPDATE SET models = $2, tools = $3, started_at = now()`,
-      [this.options.workerId, models, tools],
+      `INSERT INTO ${SCHEMA}.workers (worker_id, models, tools, names) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (worker_id) DO UPDATE SET models = $2, tools = $3, names = $4, started_at = now()`,
+      [this.options.workerId, models, tools, JSON.stringify(names)],
     );
     this.client = client;
     this.heldSince = Date.now();

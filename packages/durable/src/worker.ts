@@ -5,10 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool } from 'pg';
 import { DurableUsageError } from './durable-errors.js';
-import { toDurableTool, type DurableTool } from './durable-tool.js';
+import type { DurableTool } from './durable-tool.js';
+import { buildRegistry, registryNames, type Registry, type WorkerRegistrations } from './registry.js';
 import { executeRun, RUN_WORKFLOW, type RunSummary, type WorkflowEnv } from './run-workflow.js';
 import type { DurableRunSpec } from './run-spec.js';
-import { ensureSchema, SCHEMA } from './schema.js';
+import { DECISIONS_CHANNEL, ensureSchema, SCHEMA } from './schema.js';
+import { EventListener } from './event-listener.js';
+import { rejectWaiting } from './durable-approver.js';
 import { WorkerLiveness } from './worker-liveness.js';
 import { debugLog } from './debug-log.js';
 import type { RunControl } from './run-control.js';
@@ -30,7 +33,7 @@ export const APP_NAME = 'rxagent';
  *   concurrency: { perWorker: 4, global: 20 },
  * };
  */
-export interface WorkerOptions {
+export interface WorkerOptions extends WorkerRegistrations {
   /** The PostgreSQL database DBOS and rxagent keep their tables in (shared by every worker and client). */
   databaseUrl: string;
   /** This worker's id (DBOS executor id); unique among live workers. Default host-pid-random. */
@@ -73,7 +76,7 @@ export interface DurableWorker {
 // eslint-disable-next-line no-restricted-syntax
 let running: { env: WorkflowEnv } | undefined;
 // eslint-disable-next-line no-restricted-syntax
-let registered: ((spec: DurableRunSpec) => Promise<RunSummary>) | undefined;
+let registeredWorkflow: ((spec: DurableRunSpec) => Promise<RunSummary>) | undefined;
 
 function checkPositive(name: string, value: number | undefined, integer = true): void {
   if (value === undefined) return;
@@ -84,34 +87,17 @@ function checkPositive(name: string, value: number | undefined, integer = true):
   }
 }
 
-function registry(options: WorkerOptions): {
-  models: Map<string, ChatModel>;
-  tools: Map<string, DurableTool>;
-} {
+function registry(options: WorkerOptions): Registry {
   if (typeof options.databaseUrl !== 'string' || options.databaseUrl === '') {
     throw new DurableUsageError(
       'startWorker needs databaseUrl: the PostgreSQL URL shared by workers and clients.',
     );
   }
-  const models = new Map(Object.entries(options.models ?? {}));
-  if (models.size === 0)
-    throw new DurableUsageError('startWorker needs at least one model: models: { main: model }.');
-  for (const [name, model] of models) {
-    if (typeof model?.stream !== 'function')
-      throw new DurableUsageError(`startWorker: models.${name} is not a ChatModel.`);
-  }
-  const tools = new Map<string, DurableTool>();
-  for (const entry of options.tools ?? []) {
-    const durable = toDurableTool(entry);
-    if (tools.has(durable.tool.name))
-      throw new DurableUsageError(`startWorker: two tools are named "${durable.tool.name}".`);
-    tools.set(durable.tool.name, durable);
-  }
   checkPositive('concurrency.perWorker', options.concurrency?.perWorker);
   checkPositive('concurrency.global', options.concurrency?.global);
   checkPositive('pollIntervalMs', options.pollIntervalMs, false);
   checkPositive('deadAfterMs', options.deadAfterMs, false);
-  return { models, tools };
+  return buildRegistry(options);
 }
 
 /**
@@ -129,7 +115,8 @@ function registry(options: WorkerOptions): {
  * });
  */
 export async function startWorker(options: WorkerOptions): Promise<DurableWorker> {
-  const { models, tools } = registry(options);
+  const registered = registry(options);
+  const { models, tools } = registered;
   if (running)
     throw new DurableUsageError(
       'A worker already runs in this process: DBOS allows one per process. Stop it first.',
@@ -137,7 +124,8 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = new Pool({ connectionString: options.databaseUrl, max: 8 });
   pool.on('error', () => undefined);
-  const env: WorkflowEnv = { pool, models, tools, active: new Map<string, RunControl>() };
+  const decisions = new EventListener(options.databaseUrl, DECISIONS_CHANNEL);
+  const env: WorkflowEnv = { pool, registry: registered, active: new Map<string, RunControl>(), decisions };
   running = { env };
   let liveness: WorkerLiveness | undefined;
   let cancelTimer: ReturnType<typeof setInterval> | undefined;
@@ -149,6 +137,7 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
     for (const control of env.active.values()) control.fence();
     await liveness?.stop(removeRow);
     if (launched) await DBOS.shutdown();
+    await decisions.close();
     await pool.end().catch(() => undefined);
     if (running?.env === env) running = undefined;
   };
@@ -167,7 +156,7 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
         void stop(false).finally(() => options.onFenced?.());
       },
     });
-    await liveness.start([...models.keys()], [...tools.keys()]);
+    await liveness.start([...models.keys()], [...tools.keys()], registryNames(registered));
     DBOS.setConfig({
       name: APP_NAME,
       systemDatabaseUrl: systemDatabaseUrl(options.databaseUrl),
@@ -176,8 +165,8 @@ export async function startWorker(options: WorkerOptions): Promise<DurableWorker
       logLevel: options.logLevel ?? 'error',
     });
     // Registered once per process; the registered function reads the worker running now.
-    if (!registered) {
-      registered = DBOS.registerWorkflow(
+    if (!registeredWorkflow) {
+      registeredWorkflow = DBOS.registerWorkflow(
         async (spec: DurableRunSpec) => {
           if (!running) throw new DurableUsageError('No worker runs in this process.');
           return executeRun(running.env, spec);
@@ -250,13 +239,7 @@ async function watchCancellations(env: WorkflowEnv): Promise<void> {
       const control = env.active.get(status.workflowID);
       if (!control) continue;
       control.cancel();
-      for (const topic of control.waiting) {
-        await DBOS.send(
-          status.workflowID,
-          { approved: false, reason: 'The run was cancelled.' },
-          topic,
-        ).catch(() => undefined);
-      }
+      await rejectWaiting(env.pool, status.workflowID, 'The run was cancelled.').catch(() => undefined);
     }
   } catch (error) {
     debugLog(`watching cancels failed: ${(error as Error)?.name}`); // the database is restarting: look again next time

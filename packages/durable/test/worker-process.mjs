@@ -1,9 +1,20 @@
 // A durable worker in its own process, for the crash tests and the crash demo.
 // Settings come as one JSON argument; it prints "ready <id>" once it takes runs, and its runs'
 // tool calls append to settings.file.
-import { durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
+import { durableSubagent, durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { appendLineTool, planModel } from './agent-fixture.mjs';
+import { executeTools, jsonSchema, llmStep } from '@rxagent/core';
+import {
+  answerModel,
+  delegateModel,
+  appendLineTool,
+  guardrails,
+  parallelModel,
+  payTool,
+  planModel,
+  slowStepTool,
+  trimContext,
+} from './agent-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -53,12 +64,52 @@ const worker = await startWorker({
     plan: planModel({ lines, latencyMs, callLog }),
     'plan-keyed': planModel({ lines, latencyMs, toolName: 'keyed_append', callLog, holdAfterFirstDelta }),
     'plan-approval': planModel({ lines, latencyMs, approvalEvery: 2, toolName: 'keyed_append', callLog }),
+    // Three payments, each under the id call_0 (a provider that repeats ids).
+    'pay-repeat': planModel({ lines: 3, latencyMs, toolName: 'pay', callId: 'call_0', cents: 100, callLog }),
+    // One transfer of 99,999,999 cents.
+    'pay-big': planModel({ lines: 1, latencyMs, toolName: 'pay', cents: 99_999_999, callLog }),
+    // Two turns of four parallel slow_step calls, finishing in reverse order.
+    parallel: parallelModel({ batches: 2, calls: 4, stepMs: settings.stepMs ?? 100, callLog }),
+    // plan-approval answering in JSON at the end.
+    'plan-approval-json': planModel({
+      lines,
+      latencyMs,
+      approvalEvery: 2,
+      toolName: 'keyed_append',
+      callLog,
+      finalText: '{"city":"Paris","tempC":21}',
+    }),
+    // Three calls at once, each waiting for its approval.
+    'parallel-approval': parallelModel({ batches: 1, calls: 3, toolName: 'guarded_append', callLog }),
+    weather: answerModel('{"city":"Paris","tempC":21}'),
+    shouting: answerModel('DONE!'),
+    delegate: delegateModel({ callLog }),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs, hold }),
     appendLineTool(file, { delayMs: toolDelayMs, name: 'guarded_append', needsApproval: true }),
     keyedAppend,
+    durableTool(payTool(`${file}.charges`, { idempotencyKey }), { durability: 'idempotent' }),
+    durableTool(slowStepTool(`${file}.steps`, { idempotencyKey }), { durability: 'idempotent' }),
+    // A sub-agent as a durable child run (plan-keyed, its appends slowed by toolDelayMs).
+    durableSubagent({
+      name: 'helper',
+      description: 'Appends lines',
+      databaseUrl,
+      spec: { model: 'plan-keyed', tools: ['keyed_append'] },
+      client: { pollIntervalMs: 50 },
+    }),
   ],
+  guardrails: guardrails(`${file}.guards`),
+  contextManagers: { trim: trimContext(`${file}.context`) },
+  pipelines: { plain: () => (turn$) => executeTools()(llmStep()(turn$)) },
+  outputSchemas: {
+    weather: jsonSchema({
+      type: 'object',
+      properties: { city: { type: 'string' }, tempC: { type: 'number' } },
+      required: ['city', 'tempC'],
+    }),
+  },
   concurrency: { perWorker: settings.perWorker ?? 8 },
   onFenced: () => process.exit(3),
 });

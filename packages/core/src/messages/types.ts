@@ -131,6 +131,12 @@ export interface ToolCallPart {
   providerKind?: string;
   /** The provider's id of the call item, when it differs from `id` (OpenAI Responses `fc_…`). */
   itemId?: string;
+  /**
+   * The provider's own id of the call when the run gave it another (the provider repeated an
+   * id already used in the run, or in the message): requests send this one back, while the
+   * transcript, events, approvals and durable keys use the run-unique `id`.
+   */
+  providerId?: string;
 }
 
 /**

@@ -34,28 +34,37 @@ function checkPart(part: unknown, index: number): Part {
 /**
  * The message a model's `finish` stands for, made whole and safe to keep: missing fields
  * filled from what was streamed, the timestamp of when it started, every part checked (an
- * invalid one is an `InvalidModelEventError`), tool calls with a missing or repeated id given
- * a unique one (so each result answers exactly one call), and on a `length` stop the truncated
- * tool calls (arguments that did not parse) removed.
+ * invalid one is an `InvalidModelEventError`), tool calls with a missing id, or an id used
+ * before in this message or in the run (`used`), given a run-unique one (so each result
+ * answers exactly one call, and approvals and durable keys never collide) with the provider's
+ * own id kept as `providerId` for sending back, and on a `length` stop the truncated tool
+ * calls (arguments that did not parse) removed.
  *
  * @example
- * const message = finalizeAssistantMessage(finish.message, builder.message, startedAt, 2);
+ * const message = finalizeAssistantMessage(finish.message, builder.message, startedAt, 2, callIdsInUse(turn.log));
  */
 export function finalizeAssistantMessage(
   finished: Partial<AssistantMessage>,
   streamed: AssistantMessage,
   timestamp: number,
   step = 0,
+  used: (id: string) => boolean = () => false,
 ): AssistantMessage {
   const rawContent: unknown = finished.content;
   const parts = (Array.isArray(rawContent) ? rawContent : streamed.content).map(checkPart);
   const seen = new Set<string>();
+  const taken = (id: string) => seen.has(id) || used(id);
   const content = parts.map((part, i): Part => {
     if (part.type !== 'tool-call') return part;
-    let id = typeof part.id === 'string' && part.id !== '' ? part.id : `call_${step}_${i}`;
-    if (seen.has(id)) id = `${id}_${i}`;
+    const given = typeof part.id === 'string' && part.id !== '' ? part.id : undefined;
+    let id = given ?? `call_${step}_${i}`;
+    if (taken(id)) id = `${id}_${step}_${i}`;
+    for (let n = 2; taken(id); n++) id = `${given ?? `call_${step}_${i}`}_${step}_${i}_${n}`;
     seen.add(id);
-    return id === part.id ? part : { ...part, id };
+    if (id === part.id) return part;
+    return given !== undefined && part.providerId === undefined
+      ? { ...part, id, providerId: given }
+      : { ...part, id };
   });
   const message: AssistantMessage = {
     role: 'assistant',

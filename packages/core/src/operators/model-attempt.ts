@@ -10,6 +10,7 @@ import type { ModelEvent } from '../model/model-event.js';
 import { priceMessage } from '../cost/price-message.js';
 import { finalizeAssistantMessage, LENGTH_RECOVERY_TEXT } from './assistant-message.js';
 import type { EagerCalls } from './eager-calls.js';
+import { callIdsInUse, providerMessages } from './run-call-ids.js';
 
 /** Where the run keeps the models it already warned about as unpriced (one warning each). */
 const UNPRICED = 'prices.unpriced';
@@ -37,7 +38,11 @@ export function modelAttempt(
   return new Observable<LoopItem>((subscriber) => {
     const attempt = new Attempt(turn, model, subscriber, eager);
     eager?.open(subscriber);
-    model.stream(request).subscribe(chainedObserver<ModelEvent>(subscriber, attempt));
+    // The provider reads its own tool-call ids back; the run keeps its run-unique ones.
+    const messages = providerMessages(turn.log, request.messages, turn.modelLog);
+    model
+      .stream(messages === request.messages ? request : { ...request, messages })
+      .subscribe(chainedObserver<ModelEvent>(subscriber, attempt));
     // Cut before its message was complete: its eager calls are aborted.
     if (!eager) return undefined;
     return () => {
@@ -120,7 +125,13 @@ class Attempt implements ChainHandlers<ModelEvent> {
     }
     let message: AssistantMessage;
     try {
-      message = finalizeAssistantMessage(finished, streamed, this.startedAt, turn.step);
+      message = finalizeAssistantMessage(
+        finished,
+        streamed,
+        this.startedAt,
+        turn.step,
+        callIdsInUse(turn.log),
+      );
     } catch (error) {
       this.error(error);
       return;

@@ -37,6 +37,11 @@ export class AppendLog<T> {
     return new AppendLog(buffer, buffer.length);
   }
 
+  /** The snapshot of the first `length` items (shares the store). */
+  prefix(length: number): AppendLog<T> {
+    return length >= this.length ? this : new AppendLog(this.buffer, Math.max(0, length));
+  }
+
   /** The item at `index` (undefined outside the snapshot). */
   at(index: number): T | undefined {
     const i = index < 0 ? this.length + index : index;
