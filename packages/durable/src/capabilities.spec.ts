@@ -78,7 +78,9 @@ describe('steering and follow-ups are durable messages', () => {
       'user:Now summarize.',
       'assistant',
     ]);
-    // Ended: nothing more is taken.
+    // Ended: nothing more is taken. (DBOS marks the workflow done just after the run's last
+    // event: wait for that, as a client that saw the result and then steers would.)
+    while ((await bed.runs.status('steer-1')) === 'PENDING') await new Promise((r) => setTimeout(r, 20));
     await expect(bed.runs.steer('steer-1', 'Too late.')).resolves.toBe(false);
     await expect(bed.runs.followUp('no-such-run', 'Hello?')).resolves.toBe(false);
   });
