@@ -4,6 +4,7 @@ import type { AgentState } from './agent-state.js';
 import { reduceElicitation } from './reduce-elicitation.js';
 import { reduceGuardrail } from './reduce-guardrail.js';
 import { endSubruns, reduceSubruns } from './reduce-subrun.js';
+import { withOutcome } from './outcome-record.js';
 import { spentUsage } from './spent-usage.js';
 import { appendMessages } from './transcript-log.js';
 import { dropRunningTools } from './drop-running-tools.js';
@@ -134,7 +135,7 @@ export function reduceAgentState(state: AgentState, event: AgentEvent): AgentSta
       const outcome = (event.outcome as ToolOutcome | undefined) ?? (event.isError ? 'failed' : 'executed');
       next = copy(state);
       next.subruns = endSubruns(state.subruns, event.toolCallId, outcome);
-      next.toolOutcomes = { ...state.toolOutcomes, [event.toolCallId]: outcome };
+      next.toolOutcomes = withOutcome(state.toolOutcomes, event.toolCallId, outcome);
       next.pendingToolCalls = state.pendingToolCalls.filter((id) => id !== event.toolCallId);
       next.activeTools = state.activeTools.filter((t) => t.toolCallId !== event.toolCallId);
       next.finishedTools = { ...state.finishedTools, [event.toolCallId]: event.result };
