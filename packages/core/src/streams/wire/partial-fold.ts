@@ -101,27 +101,6 @@ export function sameHeader(a: AssistantMessage, b: AssistantMessage): boolean {
   );
 }
 
-/** The message with new content and usage, written out field by field (this runs per delta). */
-export function withContent(
-  m: AssistantMessage,
-  content: AssistantPart[],
-  usage: AssistantMessage['usage'],
-): AssistantMessage {
-  const next: AssistantMessage = {
-    role: 'assistant',
-    content,
-    stopReason: m.stopReason,
-    usage,
-    provider: m.provider,
-    model: m.model,
-    timestamp: m.timestamp,
-  };
-  if (m.errorMessage !== undefined) next.errorMessage = m.errorMessage;
-  if (m.responseId !== undefined) next.responseId = m.responseId;
-  if (m.providerMetadata !== undefined) next.providerMetadata = m.providerMetadata;
-  return next;
-}
-
 /** Structural equality of two JSON values (a finished part against the streamed one). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -3,7 +3,8 @@ import type { MessageDelta } from '../../events/message-delta.js';
 import type { StepResult } from '../../events/step-result.js';
 import type { AgentMessage, AssistantMessage, AssistantPart } from '../../messages/types.js';
 import { WireFormatError, WireSequenceError } from '../wire-errors.js';
-import { applyDelta, defaultPosition, withContent, type GrowCounter } from './partial-fold.js';
+import { withContent } from '../../messages/with-content.js';
+import { applyDelta, defaultPosition, type GrowCounter } from './partial-fold.js';
 import { isMessageRef, isPartRef, KNOWN_EVENT_TYPES } from './wire-event.js';
 
 type Json = Record<string, unknown>;
