@@ -1,8 +1,8 @@
 import type { AbstractAgent } from '@ag-ui/client';
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { SSE_HEADERS } from '@rxagent/core/streams';
-import type { Observable, Subscription } from 'rxjs';
+import { boundedStream, SSE_HEADERS } from '@rxagent/core/streams';
+import { map, type Observable } from 'rxjs';
 
 /**
  * Options of `agUIHandler`.
@@ -67,40 +67,10 @@ function eventStream(
   limit: number,
   input: RunAgentInput,
 ): ReadableStream<Uint8Array> {
-  let subscription: Subscription | undefined;
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        subscription = events$.subscribe({
-          next: (event) => {
-            if (done) return;
-            controller.enqueue(frame(event));
-            if ((controller.desiredSize ?? 0) >= 0) return;
-            const message = `This client fell more than ${limit} events behind run ${input.runId}, so the server cut it off.`;
-            controller.enqueue(
-              frame({ type: 'RUN_ERROR', message, code: 'SSEReaderTooSlowError' } as BaseEvent),
-            );
-            controller.close();
-            done = true;
-            subscription?.unsubscribe();
-          },
-          error: (error: unknown) => {
-            if (!done) controller.error(error);
-            done = true;
-          },
-          complete: () => {
-            if (!done) controller.close();
-            done = true;
-          },
-        });
-        if (done) subscription.unsubscribe();
-      },
-      cancel() {
-        done = true;
-        subscription?.unsubscribe();
-      },
-    },
-    { highWaterMark: limit },
-  );
+  const message = `This client fell more than ${limit} events behind run ${input.runId}, so the server cut it off.`;
+  return boundedStream(events$.pipe(map(frame)), {
+    limit,
+    size: () => 1,
+    tooSlow: () => frame({ type: 'RUN_ERROR', message, code: 'SSEReaderTooSlowError' } as BaseEvent),
+  });
 }

@@ -49,3 +49,5 @@ export type { UIMessageChunk } from './streams/ui/ui-message-chunk.js';
 export type { RecordedEvent } from './replay/recorded-event.js';
 export { foldEvents } from './replay/fold-events.js';
 export { resumeTranscript } from './replay/resume-transcript.js';
+export { boundedStream } from './streams/bounded-stream.js';
+export type { BoundedStreamOptions } from './streams/bounded-stream.js';

@@ -1,6 +1,11 @@
 import type { Observable, Subscription } from 'rxjs';
 
-/** How `boundedStream` writes an Observable into a web `ReadableStream`. */
+/**
+ * How `boundedStream` writes an Observable into a web `ReadableStream`.
+ *
+ * @example
+ * const options: BoundedStreamOptions<string> = { limit: 1000, size: () => 1, tooSlow: () => 'cut off' };
+ */
 export interface BoundedStreamOptions<T> {
   /** Most queued and unread (in `size` units) before the reader is cut off. */
   limit: number;
