@@ -1,19 +1,27 @@
-import { asyncScheduler, defer, Observable, type Subscriber } from 'rxjs';
+import {
+  asyncScheduler,
+  defer,
+  Observable,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+  type TeardownLogic,
+} from 'rxjs';
 import { AgentConfigError } from '../errors/agent-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import { repairMessageSequence } from '../messages/message-sequence.js';
+import { repairMessageSequence, type MessageSequenceIssue } from '../messages/message-sequence.js';
 import type { AgentMessage } from '../messages/types.js';
 import type { InferOutput, OutputSchema } from '../output/output-schema.js';
 import type { AgentEventOf } from '../output/typed-events.js';
 import { toUserMessage } from '../turn/message-queue.js';
 import type { SteeringQueue } from '../turn/run-facts.js';
-import type { RunAgentConfig } from '../turn/run-config.js';
+import type { Pipeline, RunAgentConfig } from '../turn/run-config.js';
 import { Turn } from '../turn/turn.js';
 import { abortEnding } from './abort-ending.js';
 import { resolvePipeline } from './default-pipeline.js';
 import { withOutputStage, withStructuredOutput } from './prepare-output.js';
-import { RunScope } from './run-scope.js';
-import { turnLoop, type PassProgress } from './turn-loop.js';
+import { RunScope, type RunReporter } from './run-scope.js';
+import { turnLoop, type PassProgress, type PassWatcher } from './turn-loop.js';
 import { decide, resumedTurn } from './resumed-turn.js';
 import type { RunSnapshot } from '../turn/run-snapshot.js';
 import { validateRunConfig } from './validate-run-config.js';
@@ -68,8 +76,10 @@ export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observa
     const scheduler = config.scheduler ?? asyncScheduler;
     const now = scheduler.now();
     const { messages: prior, repairs } = snapshot
-      ? { messages: snapshot.messages, repairs: [] }
-      : repairMessageSequence(config.messages ?? [], now);
+      ? { messages: snapshot.messages, repairs: NONE }
+      : config.messages?.length
+        ? repairMessageSequence(config.messages, now)
+        : { messages: NONE, repairs: NONE };
     const prompt = normalizePrompt(config.prompt, now);
     if (!snapshot && prompt.length === 0 && prior.length === 0) {
       throw new AgentConfigError(
@@ -78,76 +88,8 @@ export function startRun(given: RunAgentConfig, snapshot?: RunSnapshot): Observa
     }
     const runId = snapshot?.runId ?? config.runId ?? newRunId();
     const pipeline = withOutputStage(outputSpec, resolvePipeline(config));
-    const run$ = new Observable<AgentEvent>((subscriber) => {
-      // Warnings raised before the run's first event (a source failing as it is attached) wait
-      // for `agent-start`; later ones go out as they come.
-      let early: AgentEvent[] | undefined = [];
-      const scope = new RunScope(
-        config,
-        scheduler,
-        runId,
-        snapshot?.priorLength ?? prior.length,
-        (event) => (early ? early.push(event) : subscriber.next(event)),
-        snapshot?.elapsedMs,
-      );
-      let first: Turn;
-      try {
-        const steering: SteeringQueue[] = config.steering$
-          ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
-          : [];
-        const listening = {
-          steering,
-          followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
-          guards: config.guardStop ? [config.guardStop] : [],
-        };
-        first = snapshot ? resumedTurn(scope, snapshot, listening) : Turn.first(scope, prior, [], listening);
-      } catch (error) {
-        // Sources attached before the failure must not outlive the run that never started.
-        scope.close(true);
-        subscriber.error(error);
-        return undefined;
-      }
-      subscriber.next({ type: 'agent-start', runId, messages: prior });
-      if (repairs.length > 0) {
-        const what = repairs.map((r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`);
-        subscriber.next({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
-      }
-      for (const event of early) subscriber.next(event);
-      early = undefined;
-      let ended = false;
-      let pass: PassProgress | undefined;
-      const signal = config.signal;
-      // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
-      const endAborted = (): void => {
-        ended = true;
-        scope.close(true);
-        for (const event of abortEnding(pass, first, scheduler.now())) subscriber.next(event);
-        subscriber.complete();
-      };
-      // Registered before the loop runs: a subscriber that leaves synchronously, from inside its
-      // `next`, ends what lives with the run at once.
-      subscriber.add(() => {
-        signal?.removeEventListener('abort', onAbort);
-        scope.close(!ended);
-      });
-      if (subscriber.closed) return undefined;
-      if (signal?.aborted) {
-        endAborted();
-        return undefined;
-      }
-      const body = chainedObserver<AgentEvent>(subscriber, new RunBody(subscriber, () => (ended = true)));
-      function onAbort(): void {
-        if (ended || subscriber.closed) return;
-        body.unsubscribe();
-        endAborted();
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const maxSteps = config.maxSteps ?? 10;
-      // A turn resumed after its step goes on from the decision the step ended with.
-      const start = first.assistant ? decide(first, maxSteps, body) : { turn: first, input: prompt };
-      if (start) turnLoop(pipeline, start, maxSteps, (p) => (pass = p), config.onSnapshot).subscribe(body);
-      return undefined;
-    });
+    const plan: RunPlan = { config, scheduler, runId, prior, repairs, prompt, pipeline, snapshot };
+    const run$ = new Observable<AgentEvent>((subscriber) => new LiveRun(subscriber, plan).start());
     const instrument = config.instrument;
     if (!instrument?.events) return run$;
     const { provider, modelId } = config.model;
@@ -177,15 +119,109 @@ function newRunId(): string {
   return ` ${globalThis.crypto.randomUUID()}`.slice(1);
 }
 
-/** What the run does with its loop's events: passes them on, noting its `agent-end`. */
-class RunBody implements ChainHandlers<AgentEvent> {
+// A run with no prior messages shares these (a pending run keeps what it started from).
+const NONE: readonly never[] = Object.freeze([]);
+
+/** What a run's subscription starts from (worked out once per `runAgent` call). */
+interface RunPlan {
+  readonly config: RunAgentConfig;
+  readonly scheduler: SchedulerLike;
+  readonly runId: string;
+  readonly prior: readonly AgentMessage[];
+  readonly repairs: readonly MessageSequenceIssue[];
+  readonly prompt: readonly AgentMessage[];
+  readonly pipeline: Pipeline;
+  readonly snapshot?: RunSnapshot;
+}
+
+/**
+ * One subscription of a run: its scope, first turn and loop, as one object rather than the
+ * closures of a subscribe function (a pending run holds it for its whole life: the bench's
+ * heap-per-run rows). It is the abort signal's listener (`handleEvent`), the run's teardown
+ * (`unsubscribe`) and what passes the loop's events on (`next`/`error`/`complete`).
+ */
+class LiveRun implements ChainHandlers<AgentEvent>, PassWatcher, RunReporter {
+  /** Warnings raised before the run's first event (a source failing as it is attached) wait for `agent-start`. */
+  private early: AgentEvent[] | undefined = [];
+  private ended = false;
+  private pass: PassProgress | undefined;
+  private scope!: RunScope;
+  private first!: Turn;
+  private body?: Subscription;
+
   constructor(
     private readonly subscriber: Subscriber<AgentEvent>,
-    private readonly ended: () => void,
+    private readonly plan: RunPlan,
   ) {}
 
+  start(): TeardownLogic {
+    const { subscriber, plan } = this;
+    const { config, snapshot, prior, runId } = plan;
+    this.scope = new RunScope(
+      config,
+      plan.scheduler,
+      runId,
+      snapshot?.priorLength ?? prior.length,
+      this,
+      snapshot?.elapsedMs,
+    );
+    try {
+      this.first = firstTurn(this.scope, plan);
+    } catch (error) {
+      // Sources attached before the failure must not outlive the run that never started.
+      this.scope.close(true);
+      subscriber.error(error);
+      return undefined;
+    }
+    subscriber.next({ type: 'agent-start', runId, messages: prior });
+    if (plan.repairs.length > 0) {
+      const what = plan.repairs.map(
+        (r) => `${r.kind}${r.toolCallId ? ` (${r.toolCallId})` : ''} at ${r.index}`,
+      );
+      subscriber.next({ type: 'warning', message: `Repaired the prior transcript: ${what.join(', ')}.` });
+    }
+    for (const event of this.early ?? []) subscriber.next(event);
+    this.early = undefined;
+    // Registered before the loop runs: a subscriber that leaves synchronously, from inside its
+    // `next`, ends what lives with the run at once.
+    subscriber.add(this);
+    if (subscriber.closed) return undefined;
+    const signal = config.signal;
+    if (signal?.aborted) {
+      this.endAborted();
+      return undefined;
+    }
+    const body = chainedObserver<AgentEvent>(subscriber, this);
+    this.body = body;
+    signal?.addEventListener('abort', this, { once: true });
+    const maxSteps = config.maxSteps ?? 10;
+    const first = this.first;
+    // A turn resumed after its step goes on from the decision the step ended with.
+    const start = first.assistant ? decide(first, maxSteps, body) : { turn: first, input: plan.prompt };
+    if (start) turnLoop(plan.pipeline, start, maxSteps, this, config.onSnapshot).subscribe(body);
+    return undefined;
+  }
+
+  /** Where the loop's pass is (for closing the transcript on an abort). */
+  progress(pass: PassProgress): void {
+    this.pass = pass;
+  }
+
+  /** The abort signal fired. */
+  handleEvent(): void {
+    if (this.ended || this.subscriber.closed) return;
+    this.body?.unsubscribe();
+    this.endAborted();
+  }
+
+  /** The run's teardown: the listener goes, and what lives with the run ends. */
+  unsubscribe(): void {
+    this.plan.config.signal?.removeEventListener('abort', this);
+    this.scope.close(!this.ended);
+  }
+
   next(event: AgentEvent): void {
-    if (event.type === 'agent-end') this.ended();
+    if (event.type === 'agent-end') this.ended = true;
     this.subscriber.next(event);
   }
 
@@ -196,4 +232,33 @@ class RunBody implements ChainHandlers<AgentEvent> {
   complete(): void {
     this.subscriber.complete();
   }
+
+  /** Warnings raised outside the loop (a message source failing). */
+  report(event: AgentEvent): void {
+    if (this.early) this.early.push(event);
+    else this.subscriber.next(event);
+  }
+
+  // Aborted: close the transcript (partial answer, open calls), mark it, end cleanly.
+  private endAborted(): void {
+    this.ended = true;
+    this.scope.close(true);
+    const now = this.plan.scheduler.now();
+    for (const event of abortEnding(this.pass, this.first, now)) this.subscriber.next(event);
+    this.subscriber.complete();
+  }
+}
+
+/** The run's first turn: the snapshot's, or a fresh one, listening to the config's sources. */
+function firstTurn(scope: RunScope, plan: RunPlan): Turn {
+  const { config, snapshot, prior } = plan;
+  const steering: SteeringQueue[] = config.steering$
+    ? [{ queue: scope.attach(config.steering$), mode: config.steeringMode ?? 'interrupt' }]
+    : [];
+  const listening = {
+    steering,
+    followUps: config.followUp$ ? [scope.attach(config.followUp$)] : [],
+    guards: config.guardStop ? [config.guardStop] : [],
+  };
+  return snapshot ? resumedTurn(scope, snapshot, listening) : Turn.first(scope, prior, [], listening);
 }

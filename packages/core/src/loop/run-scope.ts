@@ -14,17 +14,31 @@ import type { RunRequirements } from '../turn/run-snapshot.js';
 import { toolMap } from '../turn/tool-map.js';
 
 /**
+ * Where a run's scope reports what happens outside its turns (a message source that failed).
+ *
+ * @example
+ * const reporter: RunReporter = { report: (event) => out.next(event) };
+ */
+export interface RunReporter {
+  report(event: AgentEvent): void;
+}
+
+/**
  * The facts of one run and what lives as long as it: the run's abort signal and the message
  * sources kept subscribed for it. Made when the run is subscribed, closed when it ends.
  *
  * @example
- * const scope = new RunScope(config, scheduler, runId, 0, (e) => out.next(e));
+ * const scope = new RunScope(config, scheduler, runId, 0, { report: (e) => out.next(e) });
  * scope.close(false);
  */
 export class RunScope implements RunFacts {
   readonly model: ChatModel;
   readonly settings: RunSettings;
-  readonly lineage: RunLineage;
+  // Made on first use: most runs never start a sub-run.
+  get lineage(): RunLineage {
+    return (this.madeLineage ??= runLineage(this.runId, this.config.lineage));
+  }
+  private madeLineage?: RunLineage;
   private readonly config: RunAgentConfig;
 
   // Made when a snapshot asks for it: most runs are never snapshotted.
@@ -45,12 +59,11 @@ export class RunScope implements RunFacts {
     readonly scheduler: SchedulerLike,
     readonly runId: string,
     readonly priorLength: number,
-    private readonly report: (event: AgentEvent) => void,
+    private readonly reporter: RunReporter,
     elapsedMs = 0,
   ) {
     this.model = config.model;
     this.settings = runSettings(config);
-    this.lineage = runLineage(runId, config.lineage);
     this.config = config;
     this.tools = toolMap(config.tools);
     this.toolSpecs = Object.freeze([...this.tools.values()].map(toToolSpec));
@@ -89,7 +102,7 @@ export class RunScope implements RunFacts {
   }
 
   warn(message: string): void {
-    this.report({ type: 'warning', message });
+    this.reporter.report({ type: 'warning', message });
   }
 
   /** Ends what lives with the run; `early` (aborted, unsubscribed, failed) aborts its signal. */

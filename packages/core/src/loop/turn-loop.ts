@@ -32,6 +32,16 @@ export interface PassProgress {
 }
 
 /**
+ * Told where each pass of a run is (for closing the transcript on an abort).
+ *
+ * @example
+ * const watcher: PassWatcher = { progress: (pass) => (latest = pass) };
+ */
+export interface PassWatcher {
+  progress(pass: PassProgress): void;
+}
+
+/**
  * The turns of a run, one after another: each turn's opening events and the turn go through
  * the pipeline (built once for the run, subscribed once per turn); its events go to `emit`; the
  * decision after it gives the next turn or the run's `agent-end`, which completes the stream.
@@ -45,21 +55,21 @@ export interface PassProgress {
  * @param pipeline The run's pipeline.
  * @param first The first turn.
  * @param maxSteps The step limit.
- * @param progress Told where each pass is (for closing the transcript on an abort).
+ * @param watcher Told where each pass is (for closing the transcript on an abort).
  * @return The run's events from the first `turn-start` to `agent-end`.
  *
  * @example
- * turnLoop(defaultPipeline(config), { turn: first, input: prompt }, 10, () => undefined).subscribe(console.log);
+ * turnLoop(defaultPipeline(config), { turn: first, input: prompt }, 10, { progress: () => undefined }).subscribe(console.log);
  */
 export function turnLoop(
   pipeline: Pipeline,
   first: NextTurn,
   maxSteps: number,
-  progress: (pass: PassProgress) => void,
+  watcher: PassWatcher,
   onSnapshot?: (snapshot: RunSnapshot) => void,
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
-    const loop = new LoopRun(subscriber, maxSteps, progress, onSnapshot);
+    const loop = new LoopRun(subscriber, maxSteps, watcher, onSnapshot);
     // The pipeline's source: one pass's opening events, then its turn.
     const source = new Observable<LoopItem>((s) => {
       for (const item of loop.items) {
@@ -91,7 +101,7 @@ class LoopRun {
   constructor(
     readonly subscriber: Subscriber<AgentEvent>,
     readonly maxSteps: number,
-    readonly progress: (pass: PassProgress) => void,
+    readonly watcher: PassWatcher,
     readonly onSnapshot?: (snapshot: RunSnapshot) => void,
   ) {}
 
@@ -115,27 +125,35 @@ class LoopRun {
       input = [...input, ...s.queue.drain().map((m) => toUserMessage(m, now))];
     }
     const turn = input.length > 0 ? base.appended(input) : base;
-    const opening: LoopItem[] = [{ type: 'turn-start', step: turn.step }];
-    for (const message of input)
-      opening.push({ type: 'message-start', message }, { type: 'message-end', message });
-    opening.push(turn);
+    // Made to size: a pending run keeps its pass's opening items.
+    const opening = new Array<LoopItem>(2 + 2 * input.length);
+    let at = 0;
+    opening[at++] = { type: 'turn-start', step: turn.step };
+    for (const message of input) {
+      opening[at++] = { type: 'message-start', message };
+      opening[at++] = { type: 'message-end', message };
+    }
+    opening[at] = turn;
     this.items = opening;
-    const pass = new Pass(this, turn);
     // The turn before its opening messages: they are among the events the pass emits.
-    this.progress({ turn: base, events: pass.seen });
+    const pass = new Pass(this, base);
+    this.watcher.progress(pass);
     (this.pass$ as Observable<LoopItem>).subscribe(chainedObserver<LoopItem>(this.subscriber, pass));
   }
 }
 
-/** One turn through the pipeline, then the decision after it. */
-class Pass implements ChainHandlers<LoopItem> {
+/**
+ * One turn through the pipeline, then the decision after it; it is also where the pass is (the
+ * turn that entered it, before its opening messages, and the events it emitted).
+ */
+class Pass implements ChainHandlers<LoopItem>, PassProgress {
   /** The events that matter for closing the transcript (the last delta alone). */
-  readonly seen: AgentEvent[] = [];
+  readonly events: AgentEvent[] = [];
   private result?: Turn;
 
   constructor(
     private readonly loop: LoopRun,
-    private readonly turn: Turn,
+    readonly turn: Turn,
   ) {}
 
   next(item: LoopItem): void {
@@ -153,7 +171,7 @@ class Pass implements ChainHandlers<LoopItem> {
       return;
     }
     const event = item as AgentEvent;
-    const seen = this.seen;
+    const seen = this.events;
     if (
       event.type === 'message-update' &&
       seen.length > 0 &&
@@ -182,7 +200,7 @@ class Pass implements ChainHandlers<LoopItem> {
       return;
     }
     for (const event of decision.events) {
-      this.seen.push(event);
+      this.events.push(event);
       subscriber.next(event);
     }
     if ('next' in decision) {

@@ -3,34 +3,33 @@ import type { Turn } from '../turn/turn.js';
 import { repairMessageSequence, validateMessageSequence } from '../messages/message-sequence.js';
 import type { Message } from '../messages/types.js';
 
-/** How far the run's transcript was checked, and the calls still waiting for a result there. */
+/** How far a transcript store was checked, and the calls still waiting for a result there. */
 interface Cursor {
   readonly checked: number;
   readonly open?: readonly string[];
 }
 
-// Where the run keeps its cursor: each message of a run is checked once (a long run stays linear).
-const CURSOR = 'llmStep.checked';
+// How far each transcript store is known valid: a memo keyed by the append-only store a run's
+// turns share (what its first `checked` items are never changes), so each message of a run is
+// checked once and a long run stays linear, without a copy of the turn per model call.
+const CHECKED = new WeakMap<readonly Message[], Cursor>();
 
 /**
  * The messages a call is about to send, repaired if a provider would refuse them, with the
- * `warning` that says what was repaired, and the turn carrying how far the transcript is now
- * checked. The turn's own transcript is checked incrementally; a rewritten context
- * (compaction) is checked whole.
+ * `warning` that says what was repaired. The turn's own transcript is checked incrementally; a
+ * rewritten context (compaction) is checked whole.
  *
  * @example
- * const { messages, warning, turn: checked } = checkSequence(turn);
+ * const { messages, warning } = checkSequence(turn);
  */
-export function checkSequence(turn: Turn): {
-  messages: readonly Message[];
-  warning?: AgentEvent;
-  turn: Turn;
-} {
-  if (turn.context) return { ...repairIfNeeded(turn.context, turn), turn };
+export function checkSequence(turn: Turn): { messages: readonly Message[]; warning?: AgentEvent } {
+  if (turn.context) return repairIfNeeded(turn.context, turn);
   const log = turn.modelLog;
-  let cursor = turn.operatorState<Cursor>(CURSOR);
+  if (log.length === 0) return { messages: turn.modelMessages };
+  const store = log.store;
+  let cursor = CHECKED.get(store);
   if (!cursor || cursor.checked > log.length) cursor = { checked: 0 };
-  if (cursor.checked === log.length) return { messages: turn.modelMessages, turn };
+  if (cursor.checked === log.length) return { messages: turn.modelMessages };
   // A few ids at most: an array costs less than a Set on the per-step path.
   let open: string[] | undefined = cursor.open?.length ? [...cursor.open] : undefined;
   let valid = true;
@@ -49,14 +48,13 @@ export function checkSequence(turn: Turn): {
   }
   if (open?.length) valid = false;
   if (valid) {
-    const next: Cursor = { checked: log.length };
-    return { messages: turn.modelMessages, turn: turn.withOperatorState(CURSOR, next) };
+    const known = CHECKED.get(store);
+    if (!known || known.checked < log.length) CHECKED.set(store, { checked: log.length, open });
+    return { messages: turn.modelMessages };
   }
-  // Rare: something appended an invalid sequence. Repair this call's copy and check it all next time.
-  return {
-    ...repairIfNeeded(turn.modelMessages, turn),
-    turn: turn.withOperatorState(CURSOR, { checked: 0 }),
-  };
+  // Rare: something appended an invalid sequence. Repair this call's copy (the memo stays at
+  // the last valid point, so the next call checks from there again).
+  return repairIfNeeded(turn.modelMessages, turn);
 }
 
 function repairIfNeeded(

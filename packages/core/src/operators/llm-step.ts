@@ -22,6 +22,9 @@ export interface LlmStepOptions {
   request?: Partial<Omit<ChatRequest, 'messages'>>;
 }
 
+// Shared by every llmStep() given no options (a pending run's model call holds them).
+const NO_OPTIONS: LlmStepOptions = Object.freeze({});
+
 /**
  * Calls the model once per turn and streams its message: `message-start`, a
  * `message-update` per delta, `message-end`, then the turn with the message. Retryable
@@ -38,7 +41,7 @@ export interface LlmStepOptions {
  * @example
  * runAgent({ model, prompt, pipeline: (turn$) => turn$.pipe(llmStep(fastModel, { maxRetries: 1 }), executeTools()) });
  */
-export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOperator {
+export function llmStep(model?: ChatModel, options: LlmStepOptions = NO_OPTIONS): LoopOperator {
   validateLlmStepOptions(options);
   return turnOperator('llmStep', (turn) => {
     if (turn.stop && !turn.assistant) return of(turn); // stopped before its model call (an input guardrail)
@@ -48,9 +51,9 @@ export function llmStep(model?: ChatModel, options: LlmStepOptions = {}): LoopOp
           'once per turn, so keep a single llmStep() in it.',
       );
     }
-    const checked = checkSequence(withActivatedTools(turn));
-    const { messages, warning } = checked;
-    const call$ = callModel(checked.turn, model ?? turn.run.model, messages, options);
+    const active = withActivatedTools(turn);
+    const { messages, warning } = checkSequence(active);
+    const call$ = callModel(active, model ?? turn.run.model, messages, options);
     return warning ? concat(of(warning), call$) : call$;
   });
 }

@@ -72,6 +72,50 @@ function boundScope(instrument: RunInstrument): ToolScope {
 const NONE: readonly never[] = Object.freeze([]);
 const NO_REQUEST_OPTIONS: Omit<ChatRequest, 'messages' | 'tools'> = Object.freeze({});
 
+// A run that sets none of these shares the defaults (a pending run holds its settings).
+const DEFAULT_TOOLS: ToolSettings = Object.freeze({
+  concurrency: 8,
+  timeoutMs: 30_000,
+  maxToolErrors: 3,
+  approvalRequired: NONE,
+  middlewares: NONE,
+  guardrails: NONE,
+});
+const DEFAULT_SETTINGS: RunSettings = Object.freeze({
+  request: NO_REQUEST_OPTIONS,
+  maxRetries: 3,
+  maxLengthRecoveries: 3,
+  onGuardrailTrip: 'stop',
+  tools: DEFAULT_TOOLS,
+  budgets: NONE,
+});
+
+function usesDefaultTools(config: RunAgentConfig): boolean {
+  return (
+    config.toolConcurrency === undefined &&
+    config.toolTimeoutMs === undefined &&
+    config.maxToolErrors === undefined &&
+    config.approvalRequired === undefined &&
+    config.middlewares === undefined &&
+    config.toolGuardrails === undefined &&
+    !config.approver &&
+    !config.elicit &&
+    !config.toolGate &&
+    !config.instrument?.toolScope
+  );
+}
+
+function usesDefaultRetries(config: RunAgentConfig): boolean {
+  return (
+    config.maxRetries === undefined &&
+    config.maxLengthRecoveries === undefined &&
+    config.onGuardrailTrip === undefined &&
+    !config.retryBackoff &&
+    !config.random &&
+    !config.prices
+  );
+}
+
 /**
  * The settings of a run with this config (defaults resolved).
  *
@@ -85,21 +129,31 @@ export function runSettings(config: RunAgentConfig): RunSettings {
     if (config[key] !== undefined) Object.assign(request, { [key]: config[key] });
   }
   const instrument = config.instrument;
-  const tools: ToolSettings = {
-    concurrency: config.toolConcurrency ?? 8,
-    timeoutMs: config.toolTimeoutMs ?? 30_000,
-    maxToolErrors: config.maxToolErrors ?? 3,
-    approvalRequired: config.approvalRequired ?? NONE,
-    middlewares: config.middlewares ?? NONE,
-    guardrails: config.toolGuardrails ?? NONE,
-    ...(config.approver ? { approver: config.approver } : {}),
-    ...(config.elicit ? { elicit: config.elicit } : {}),
-    ...(config.toolGate ? { toolGate: config.toolGate } : {}),
-    ...(instrument?.toolScope ? { toolScope: boundScope(instrument) } : {}),
-  };
+  const tools: ToolSettings = usesDefaultTools(config)
+    ? DEFAULT_TOOLS
+    : {
+        concurrency: config.toolConcurrency ?? 8,
+        timeoutMs: config.toolTimeoutMs ?? 30_000,
+        maxToolErrors: config.maxToolErrors ?? 3,
+        approvalRequired: config.approvalRequired ?? NONE,
+        middlewares: config.middlewares ?? NONE,
+        guardrails: config.toolGuardrails ?? NONE,
+        ...(config.approver ? { approver: config.approver } : {}),
+        ...(config.elicit ? { elicit: config.elicit } : {}),
+        ...(config.toolGate ? { toolGate: config.toolGate } : {}),
+        ...(instrument?.toolScope ? { toolScope: boundScope(instrument) } : {}),
+      };
   // A run that sets nothing shares one empty request and list (a pending run holds its settings).
   request = Object.keys(request).length === 0 ? NO_REQUEST_OPTIONS : Object.freeze(request);
   const budgets = runStopConditions(config).filter(isUsageBudget);
+  if (
+    request === NO_REQUEST_OPTIONS &&
+    tools === DEFAULT_TOOLS &&
+    budgets.length === 0 &&
+    usesDefaultRetries(config)
+  ) {
+    return DEFAULT_SETTINGS;
+  }
   const settings: RunSettings = {
     request,
     maxRetries: config.maxRetries ?? 3,

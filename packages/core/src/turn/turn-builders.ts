@@ -1,5 +1,4 @@
 import type { StepResult } from '../events/agent-event.js';
-import { isModelVisible } from '../messages/convert-to-model.js';
 import type { AgentMessage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { StopGuard } from '../stop/stop-condition.js';
@@ -9,8 +8,11 @@ import type { RunFacts, SteeringQueue } from './run-facts.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { TurnFields } from './turn-fields.js';
 import { snapshotParts } from './turn-snapshot.js';
-import type { Turn } from './turn.js';
+import { nextModelLog, transcriptLogs } from './transcript-logs.js';
 
+// The lists a turn usually has empty, shared (read-only: a turn makes a new list to add to one).
+const NONE: readonly never[] = Object.freeze([]);
+const nonEmpty = <T>(list: readonly T[] | undefined): readonly T[] => (list?.length ? list : NONE);
 const NO_OPERATOR_STATE: Readonly<Record<string, unknown>> = Object.freeze({});
 // Shared by every first turn: read-only (the tool batch copies it before counting).
 const NO_TOOL_ERRORS: ReadonlyMap<string, number> = new Map([]);
@@ -34,50 +36,22 @@ export function firstTurnFields(
   input: readonly AgentMessage[],
   options: FirstTurnOptions,
 ): TurnFields {
-  const all = [...prior, ...input];
+  const { log, modelLog } = transcriptLogs([...prior, ...input]);
   return {
     run,
     step: 1,
-    log: AppendLog.of(all),
-    modelLog: AppendLog.of(all.filter(isModelVisible)),
+    log,
+    modelLog,
     stepLog: AppendLog.of<StepResult>(),
     usage: emptyUsage(),
-    next: [],
-    steering: options.steering ?? [],
-    followUps: options.followUps ?? [],
-    guards: options.guards ?? [],
-    toolGuardrails: [],
+    next: NONE,
+    steering: nonEmpty(options.steering),
+    followUps: nonEmpty(options.followUps),
+    guards: nonEmpty(options.guards),
+    toolGuardrails: NONE,
     toolErrors: NO_TOOL_ERRORS,
     lengthRecoveries: 0,
     operators: NO_OPERATOR_STATE,
-  };
-}
-
-/** @internal All that `turn` is made of (for copies and the next turn). */
-export function fieldsOf(turn: Turn): TurnFields {
-  return {
-    run: turn.run,
-    step: turn.step,
-    log: turn.log,
-    modelLog: turn.modelLog,
-    stepLog: turn.stepLog,
-    usage: turn.usage,
-    context: turn.context,
-    recoverOverflow: turn.recoverOverflow,
-    assistant: turn.assistant,
-    toolResults: turn.toolResults,
-    stop: turn.stop,
-    next: turn.next,
-    steering: turn.steering,
-    followUps: turn.followUps,
-    guards: turn.guards,
-    toolGuardrails: turn.toolGuardrails,
-    toolErrors: turn.toolErrors,
-    lengthRecoveries: turn.lengthRecoveries,
-    toolSet: turn.toolSet,
-    output: turn.output,
-    operators: turn.operators,
-    eager: turn.eager,
   };
 }
 
@@ -87,14 +61,15 @@ export function nextTurnFields(
   step: StepResult,
   input: readonly AgentMessage[],
 ): TurnFields {
+  const log = turn.log.append(...input);
   return {
     run: turn.run,
     step: turn.step + 1,
-    log: turn.log.append(...input),
-    modelLog: turn.modelLog.append(...input.filter(isModelVisible)),
+    log,
+    modelLog: nextModelLog(turn.log, turn.modelLog, log, input),
     stepLog: turn.stepLog.append(step),
     usage: turn.usage,
-    next: [],
+    next: NONE,
     steering: turn.steering,
     followUps: turn.followUps,
     guards: turn.guards,
@@ -113,8 +88,7 @@ export function snapshotTurnFields(run: RunFacts, snapshot: RunSnapshot): TurnFi
   const fields: TurnFields = {
     run,
     step: snapshot.step,
-    log: AppendLog.of(messages),
-    modelLog: AppendLog.of(messages.filter(isModelVisible)),
+    ...transcriptLogs([...messages]),
     stepLog: AppendLog.of(parts.steps),
     usage: { ...snapshot.usage },
     next: [...snapshot.next],

@@ -1,6 +1,5 @@
 import type { Observable } from 'rxjs';
 import type { StepResult } from '../events/agent-event.js';
-import { isModelVisible } from '../messages/convert-to-model.js';
 import type {
   AgentMessage,
   AssistantMessage,
@@ -22,9 +21,9 @@ import { toolMap } from './tool-map.js';
 
 import type { TurnContextUpdate, TurnFields } from './turn-fields.js';
 import { snapshotOf } from './turn-snapshot.js';
+import { nextModelLog } from './transcript-logs.js';
 import { TurnValue } from './turn-value.js';
 import {
-  fieldsOf,
   firstTurnFields,
   nextTurnFields,
   snapshotTurnFields,
@@ -74,10 +73,11 @@ export class Turn extends TurnValue {
     next: readonly UserMessage[] = this.next,
     lengthRecoveries = this.lengthRecoveries,
   ): Turn {
+    const log = this.log.append(message);
     return this.copy({
       assistant: message,
-      log: this.log.append(message),
-      modelLog: isModelVisible(message) ? this.modelLog.append(message) : this.modelLog,
+      log,
+      modelLog: nextModelLog(this.log, this.modelLog, log, [message]),
       usage: message.usage ? addUsage(this.usage, message.usage) : this.usage,
       next,
       lengthRecoveries,
@@ -91,11 +91,12 @@ export class Turn extends TurnValue {
   ): Turn {
     let usage = this.usage;
     for (const result of results) if (result.usage) usage = addUsage(usage, result.usage);
+    const log = this.log.append(...results);
     return this.copy({
       toolResults: results,
       usage,
-      log: this.log.append(...results),
-      modelLog: this.modelLog.append(...results),
+      log,
+      modelLog: nextModelLog(this.log, this.modelLog, log, results),
       toolErrors,
     });
   }
@@ -197,19 +198,19 @@ export class Turn extends TurnValue {
 
   /** @internal The next turn: this one's transcript and steps, with `input` appended. */
   nextTurn(step: StepResult, input: readonly AgentMessage[]): Turn {
-    return new Turn(nextTurnFields(fieldsOf(this), step, input));
+    return new Turn(nextTurnFields(this, step, input));
   }
 
   /** @internal This turn with messages appended (a closed batch, an abort marker). */
   appended(messages: readonly AgentMessage[]): Turn {
-    return this.copy({
-      log: this.log.append(...messages),
-      modelLog: this.modelLog.append(...messages.filter(isModelVisible)),
-    });
+    const log = this.log.append(...messages);
+    return this.copy({ log, modelLog: nextModelLog(this.log, this.modelLog, log, messages) });
   }
 
   private copy(changes: Partial<TurnFields>): Turn {
-    return new Turn(Object.assign(fieldsOf(this), changes));
+    // A turn holds every field a turn is made of: the copy reads them off this one, then takes
+    // the changes before anyone else sees it (no intermediate object of 22 fields per change).
+    return Object.assign(new Turn(this), changes);
   }
 }
 

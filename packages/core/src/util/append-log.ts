@@ -1,3 +1,5 @@
+const EMPTY: readonly never[] = Object.freeze([]);
+
 /**
  * An immutable list with O(1) amortised append, for transcripts that grow by one message at a
  * time over thousands of steps. Each `AppendLog` is a snapshot: `append` returns a new log and
@@ -14,6 +16,8 @@
  * a.view().length; // 1 — b's append did not change a
  */
 export class AppendLog<T> {
+  // Every run starts some logs empty (its steps, a fresh transcript): they share this one.
+  private static readonly EMPTY_LOG = new AppendLog<never>(EMPTY as never[], 0);
   private cachedView?: readonly T[];
 
   private constructor(
@@ -22,17 +26,26 @@ export class AppendLog<T> {
     readonly length: number,
   ) {}
 
-  /** A log holding a copy of `items`. */
+  /** A log holding a copy of `items` (the one empty log when there are none). */
   static of<T>(items: readonly T[] = []): AppendLog<T> {
-    return new AppendLog(items.slice(), items.length);
+    return items.length === 0 ? AppendLog.EMPTY_LOG : new AppendLog(items.slice(), items.length);
+  }
+
+  /** @internal A log over `items`, which the caller made for it and never changes again. */
+  static owning<T>(items: T[]): AppendLog<T> {
+    return items.length === 0 ? AppendLog.EMPTY_LOG : new AppendLog(items, items.length);
   }
 
   /** A new log with `items` after this one's. */
   append(...items: T[]): AppendLog<T> {
     if (items.length === 0) return this;
     let buffer = this.buffer;
-    // Someone appended to this snapshot before: fork (copy this prefix) instead of overwriting.
-    if (buffer.length !== this.length) buffer = buffer.slice(0, this.length);
+    // Someone appended to this snapshot before (or it is the one empty log every run shares):
+    // a store of its own, made to size (a pending run keeps it), instead of overwriting.
+    if (buffer.length !== this.length || buffer === (EMPTY as readonly T[])) {
+      buffer = this.length === 0 ? items : buffer.slice(0, this.length).concat(items);
+      return new AppendLog(buffer, buffer.length);
+    }
     for (const item of items) buffer.push(item);
     return new AppendLog(buffer, buffer.length);
   }
@@ -80,7 +93,6 @@ export class AppendLog<T> {
   }
 }
 
-const EMPTY: readonly never[] = Object.freeze([]);
 // The key under which a view answers with the log it shows (not an index, not enumerable).
 const VIEW_LOG = Symbol('rxagent.appendLog');
 

@@ -1,9 +1,18 @@
-import { Subscription, type Observer, type TeardownLogic } from 'rxjs';
+import { Subscription, UnsubscriptionError, type Observer, type TeardownLogic } from 'rxjs';
 
-/** RxJS's list of what a subscription finalizes (internal, stable across RxJS 7). */
-interface Finalizers {
+/** What RxJS keeps of a subscription's finalizers and parents (internal, stable across RxJS 7). */
+interface Internals {
   _finalizers: unknown[] | null;
+  _hasParent(parent: Subscription): boolean;
+  _addParent(parent: Subscription): void;
+  _removeParent(parent: Subscription): void;
 }
+
+const internals = (subscription: Subscription) => subscription as unknown as Internals;
+
+/** The errors a finalizer's throw amounts to (RxJS's own list when it gathered several). */
+const failures = (error: unknown): unknown[] =>
+  error instanceof UnsubscriptionError ? [...(error.errors as unknown[])] : [error];
 
 /**
  * What a chained observer does with each notification.
@@ -49,19 +58,52 @@ class ChainLink<T> extends Subscription implements Observer<T> {
   }
 
   /**
-   * RxJS grows an empty finalizer list to room for 17 entries at the first `add`; a link
-   * almost always holds one (its upstream's teardown), and a pending run holds several links
-   * (the bench's heap-per-run rows): the list starts with room for that one.
+   * A link almost always holds one teardown (its upstream's), and a pending run holds several
+   * links (the bench's heap-per-run rows): that one is kept in a field, not in RxJS's list (an
+   * array per link). A second one moves it to the head of the list, so the order holds.
    */
+  private only: Exclude<TeardownLogic, void> | null = null;
+
   override add(teardown: TeardownLogic): void {
-    const self = this as unknown as Finalizers;
-    if (self._finalizers === null && typeof teardown === 'function' && !this.closed) {
-      self._finalizers = [teardown];
-      return;
+    if (!teardown || teardown === this || this.closed) return super.add(teardown);
+    if (teardown instanceof Subscription) {
+      if (teardown.closed || internals(teardown)._hasParent(this)) return;
+      internals(teardown)._addParent(this);
     }
-    super.add(teardown);
-    const list = self._finalizers;
-    if (list !== null && list.length === 1) self._finalizers = [list[0]];
+    const self = internals(this);
+    if (self._finalizers !== null) self._finalizers.push(teardown);
+    else if (this.only === null) this.only = teardown;
+    else {
+      self._finalizers = [this.only, teardown];
+      this.only = null;
+    }
+  }
+
+  override remove(teardown: Exclude<TeardownLogic, void>): void {
+    if (this.only === null || this.only !== teardown) return super.remove(teardown);
+    this.only = null;
+    if (teardown instanceof Subscription) internals(teardown)._removeParent(this);
+  }
+
+  override unsubscribe(): void {
+    if (this.closed) return;
+    const only = this.only;
+    this.only = null;
+    let errors: unknown[] | undefined;
+    try {
+      super.unsubscribe();
+    } catch (error) {
+      errors = failures(error);
+    }
+    if (only !== null) {
+      try {
+        if (typeof only === 'function') only();
+        else only.unsubscribe();
+      } catch (error) {
+        errors = [...(errors ?? []), ...failures(error)];
+      }
+    }
+    if (errors) throw new UnsubscriptionError(errors);
   }
 }
 
@@ -88,5 +130,8 @@ export function chainedObserver<T>(
 ): Observer<T> & Subscription {
   const link = new ChainLink(handlers);
   downstream.add(link);
+  // RxJS starts a subscriber's finalizer list with room for 17; most hold a teardown or two.
+  const list = internals(downstream)._finalizers;
+  if (list !== null && list.length <= 2) internals(downstream)._finalizers = list.slice();
   return link;
 }
