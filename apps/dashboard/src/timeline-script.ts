@@ -43,7 +43,7 @@ export const TIMELINE_SCRIPT = `
     PHASES.forEach(function (p) { var s = el('span', '', p[1]); s.style.setProperty('--c', 'var(' + p[2] + ')'); t.legend.append(s); });
     t.axis = el('div', 'tl-axis');
     t.ticks = el('span', 'tl-ticks');
-    t.axis.append(el('span', ''), t.ticks, el('span', ''));
+    t.axis.append(el('span', ''), t.ticks, el('span', ''), el('span', 'tl-fork'));
     t.rows = el('ol', 'tl-rows');
     t.detail = el('div', 'tl-detail');
     t.detail.hidden = true;
@@ -194,10 +194,24 @@ export const TIMELINE_SCRIPT = `
       if (row.tokens) meta.push(figures(row.tokens));
       if (row.subtotal) meta.push('Σ ' + figures(row.subtotal));
       if (row.kind !== 'model' && row.status !== 'ok' && row.status !== 'running') meta.push(row.status);
-      li.append(label, track, el('span', 'tl-meta', meta.join(' · ')));
+      li.append(label, track, el('span', 'tl-meta', meta.join(' · ')), forkCell(row));
       return li;
     }));
     sizeColumns(t);
+  }
+
+  // "Fork here" (fork.js opens its editor) on a finished tool call or model call of the run itself.
+  function forkCell(row) {
+    var cell = el('span', 'tl-fork');
+    var done = row.status === 'ok' || row.status === 'error' || row.status === 'rejected';
+    if (row.depth > 0 || !done || (row.kind !== 'tool' && row.kind !== 'model')) return cell;
+    var button = el('button', 'fork-here', 'Fork here');
+    button.type = 'button';
+    button.dataset.rowId = row.id;
+    button.dataset.step = String(row.step);
+    if (row.kind === 'tool') button.dataset.toolCallId = row.id.slice('tool-'.length);
+    cell.append(button);
+    return cell;
   }
 
   function section(detail, title, body) {
