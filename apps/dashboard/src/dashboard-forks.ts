@@ -70,7 +70,7 @@ export class DashboardForks {
       edit: lineage.edit,
       at: what,
     };
-    const label = `${parent.label} ⑂ step ${lineage.forkedAt.step}`;
+    const label = `${parent.label} · fork at step ${lineage.forkedAt.step}`;
     const id = registry.add(agent, label, { owned: true, origin: { forkable: true, fork } });
     recordings.set(id, { log: sink, request: recording.request });
     return { id, fork };

@@ -81,7 +81,11 @@ describe('POST /runs/:id/fork', () => {
     // It is a run like any other: listed with its lineage, recorded, its log naming the parent.
     const { runs } = (await (await fetch(new URL('/runs', dashboard.url))).json()) as { runs: RunSnapshot[] };
     const card = runs.find((r) => r.id === forkId);
-    expect(card).toMatchObject({ forkable: true, fork: { parentId: id }, label: 'research #1 ⑂ step 1' });
+    expect(card).toMatchObject({
+      forkable: true,
+      fork: { parentId: id },
+      label: 'research #1 · fork at step 1',
+    });
     expect(runs.find((r) => r.id === id)?.fork).toBeUndefined();
     expect(dashboard.forks.logOf(forkId).header.lineage?.parentRunId).toBe(parentLog.header.runId);
   });
