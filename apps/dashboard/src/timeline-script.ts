@@ -4,7 +4,8 @@
  * `/runs/:id/timeline` and drawn again each time the card's event log or phase changes (the
  * server pushes those) — between two pushes the steps still running grow with the clock — so it
  * is live while the run goes, and it stays after the run ends. A time axis tops the rows; the
- * label and figure columns are as wide as their text. Clicking a row shows it in full (`/runs/:id/timeline/:rowId`). Text goes in with `textContent` only.
+ * label and figure columns are as wide as their text. Clicking a row shows it in full (`/runs/:id/timeline/:rowId`).
+ * A finished tool or model row of a recorded run has _Fork here_ (its editor is `/fork.js`'s). Text goes in with `textContent` only.
  *
  * @example
  * res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(TIMELINE_SCRIPT); // GET /timeline.js
