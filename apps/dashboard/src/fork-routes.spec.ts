@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { filter, firstValueFrom } from 'rxjs';
 import { Agent, isTerminal, type AgentMessage, type AgentState } from '@rxagent/core';
 import { diffRuns } from '@rxagent/replay';
@@ -212,5 +213,52 @@ describe('GET /compare and /compare.json', () => {
         headers: { 'content-type': 'application/json' },
       }),
     ).toBe(405);
+  });
+});
+
+describe('fork and compare behind the guards of every route', () => {
+  /** A request to 127.0.0.1:port with the given Host and headers; resolves with the status. */
+  function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
+    return new Promise<number | undefined>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+  const json = { 'content-type': 'application/json' };
+  const body = JSON.stringify({ at: { step: 1 }, text: 'x' });
+
+  it('refuses a foreign Host on loopback (403)', async () => {
+    const { id } = await finishedResearch();
+    const port = Number(new URL(dashboard.url).port);
+    const evil = { host: 'evil.example:80' };
+    expect(await send(port, 'POST', `/runs/${id}/fork`, { ...evil, ...json }, body)).toBe(403);
+    expect(await send(port, 'GET', `/compare?a=${id}&b=${id}`, evil)).toBe(403);
+    expect(await send(port, 'GET', `/compare.json?a=${id}&b=${id}`, evil)).toBe(403);
+    expect(await send(port, 'GET', `/compare.json?a=${id}&b=${id}`, { host: `127.0.0.1:${port}` })).toBe(200);
+  });
+
+  it('needs the access token on another host (401 without it)', async () => {
+    const open = await startDashboard({
+      host: '0.0.0.0',
+      port: 0,
+      modelFactory: scriptedRunFactory({ timing: FAST }),
+    });
+    try {
+      const port = Number(new URL(open.url).port);
+      const id = open.startRun(undefined, { scenario: 'chat' });
+      const lan = { host: `dashboard.lan:${port}` };
+      expect(await send(port, 'POST', `/runs/${id}/fork`, { ...lan, ...json }, body)).toBe(401);
+      expect(await send(port, 'GET', `/compare?a=${id}&b=${id}`, lan)).toBe(401);
+      expect(await send(port, 'GET', `/compare.json?a=${id}&b=run-9`, lan)).toBe(401);
+      const token = { ...lan, 'x-dashboard-token': open.token ?? '' };
+      expect(await send(port, 'GET', `/compare.json?a=${id}&b=run-9`, token)).toBe(404);
+      expect(await send(port, 'POST', '/runs/run-9/fork', { ...token, ...json }, body)).toBe(404);
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -5,16 +5,7 @@ import { FORK_SCRIPT } from './fork-script.js';
 import { FORK_STYLES } from './fork-styles.js';
 import type { ForkRequest } from './fork-request.js';
 import { HttpError, readJsonBody, sendJson } from './http-json.js';
-import { ARGUMENT_LIMIT } from './text-limits.js';
-
-/**
- * The longest text a fork puts in place of a tool result or an answer (characters): the
- * length of an argument shown in full (`ARGUMENT_LIMIT`).
- *
- * @example
- * if (text.length > FORK_TEXT_LIMIT) console.log('too long to fork with');
- */
-export const FORK_TEXT_LIMIT = ARGUMENT_LIMIT;
+import { FORK_TEXT_LIMIT } from './text-limits.js';
 
 /**
  * Reads the body of `POST /runs/:id/fork`: `{"at": {"toolCallId": "…"} | {"step": n}, "text": "…"}`.

@@ -1,3 +1,5 @@
+import { FORK_TEXT_LIMIT } from './text-limits.js';
+
 /**
  * The page's fork script (plain ES2017, served at `/fork.js`). _Fork here_ on a timeline row
  * (drawn by `/timeline.js`) opens an editor under that timeline, prefilled with the row's tool
@@ -15,7 +17,7 @@ export const FORK_SCRIPT = `
   'use strict';
   var grid = document.getElementById('runs');
   var compare = document.getElementById('compare-runs');
-  var LIMIT = 20000;
+  var LIMIT = ${FORK_TEXT_LIMIT};
 
   function el(tag, className, text) {
     var node = document.createElement(tag);

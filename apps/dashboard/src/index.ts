@@ -31,7 +31,7 @@ export { describeEvent } from './run-event-view.js';
 export type { RunEventView } from './run-event-view.js';
 export { argumentFields, describeProgress, summarizeArgs } from './value-summary.js';
 export type { ArgumentField, ProgressView } from './value-summary.js';
-export { ARGUMENT_LIMIT, clipText, TEXT_LIMIT } from './text-limits.js';
+export { ARGUMENT_LIMIT, clipText, FORK_TEXT_LIMIT, TEXT_LIMIT } from './text-limits.js';
 export {
   newAccessToken,
   requestToken,
