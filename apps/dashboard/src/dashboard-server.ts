@@ -2,12 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { Agent } from '@rxagent/core';
+import { memoryLog, recordingInstrument } from '@rxagent/replay';
 import { newAccessToken } from './access-token.js';
+import { DashboardForks } from './dashboard-forks.js';
 import { durableRunAgent, type DashboardDurableRuns } from './durable-run-agent.js';
 import { HttpError } from './http-json.js';
 import { createRequestHandler } from './http-routes.js';
 import { dashboardPage } from './page.js';
 import type { ModelFactory } from './run-factory.js';
+import { RunRecordings } from './run-recordings.js';
 import { RunRegistry, type DashboardAgent } from './run-registry.js';
 import { scriptedRunFactory } from './scripted-runs.js';
 import type { SseChannel } from './sse-channel.js';
@@ -66,6 +69,8 @@ export interface Dashboard {
   readonly registry: RunRegistry;
   /** The runs' timelines (kept until a run is removed). */
   readonly timelines: TimelineStore;
+  /** Forks and compares the runs it started (their recordings, kept until a run is removed). */
+  readonly forks: DashboardForks;
   /** Shows an agent you run yourself (not aborted on `close`); returns its run id. */
   addAgent(agent: DashboardAgent, label: string): string;
   /** Starts a run from the model factory (a scenario name may pick the script); returns its id. */
@@ -100,6 +105,8 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const onError = options.onError ?? ((error, context) => console.error(`[dashboard] ${context}:`, error));
   const registry = new RunRegistry({ scheduler, throttleMs: options.throttleMs });
   const timelines = new TimelineStore(registry, { scheduler });
+  const recordings = new RunRecordings(registry);
+  const forks = new DashboardForks({ registry, recordings, factory, scheduler });
   const channels = new Set<SseChannel>();
   const allowedHosts = new Set<string>();
   const loopback = LOOPBACK.has(host);
@@ -108,7 +115,10 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
 
   const startRun = (prompt?: string, runOptions: { scenario?: string } = {}): string => {
     const index = started++;
-    const recipe = factory({ index, prompt, scenario: runOptions.scenario, scheduler });
+    const request = { index, prompt, scenario: runOptions.scenario };
+    const recipe = factory({ ...request, scheduler });
+    // Recorded (in memory) so that it can be forked from any step and compared with its forks.
+    const log = memoryLog();
     const agent = new Agent({
       model: recipe.model,
       tools: recipe.tools,
@@ -118,8 +128,11 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       prices: recipe.prices,
       scheduler,
       onError,
+      instrument: recordingInstrument(log),
     });
-    const id = registry.add(agent, recipe.label ?? `${recipe.model.modelId} #${index + 1}`, { owned: true });
+    const label = recipe.label ?? `${recipe.model.modelId} #${index + 1}`;
+    const id = registry.add(agent, label, { owned: true, origin: { forkable: true } });
+    recordings.set(id, { log, request });
     // A failed run is not lost: its error is in the state (phase `error`) and on its card.
     agent.prompt(recipe.prompt).catch(() => undefined);
     return id;
@@ -164,6 +177,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       accessToken: token,
       maxClients: options.maxClients,
       timelines,
+      forks,
       ...(options.durable ? { attachDurable } : {}),
     }),
   );
@@ -178,6 +192,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     token,
     registry,
     timelines,
+    forks,
     addAgent: (agent, label) => registry.add(agent, label),
     startRun,
     attachDurable,
@@ -186,6 +201,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
         // Owned runs are in-process Agents: their abort is synchronous and cannot fail.
         for (const entry of registry.entries()) if (entry.owned) void entry.agent.abort();
         timelines.close();
+        recordings.close();
         registry.close();
         for (const channel of channels) channel.close();
         await new Promise<void>((resolve) => {

@@ -211,6 +211,8 @@ describe('dashboard in Chromium', () => {
     expect(requests.filter((r) => r.startsWith('GET')).sort()).toEqual([
       'GET /',
       'GET /events',
+      'GET /fork.css',
+      'GET /fork.js',
       'GET /page.css',
       'GET /page.js',
       'GET /timeline.css',

@@ -214,6 +214,8 @@ describe('durable runs in Chromium', () => {
     expect(requests.filter((q) => q.startsWith('GET')).sort()).toEqual([
       'GET /',
       'GET /events',
+      'GET /fork.css',
+      'GET /fork.js',
       'GET /page.css',
       'GET /page.js',
       'GET /timeline.css',

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTerminal } from '@rxagent/core';
 import { requestToken, TOKEN_HEADER, tokenCookie, tokenMatches } from './access-token.js';
+import { compareRoute } from './compare-routes.js';
+import type { DashboardForks } from './dashboard-forks.js';
 import { answerElicitationRoute } from './elicitation-route.js';
+import { forkRoute } from './fork-routes.js';
 import { HttpError, readJsonBody, sendJson } from './http-json.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLES } from './page-styles.js';
@@ -42,6 +45,8 @@ export interface RouteContext {
   maxClients?: number;
   /** The runs' timelines (`GET /runs/:id/timeline`). */
   timelines?: TimelineStore;
+  /** Forks and compares recorded runs (`POST /runs/:id/fork`, `GET /compare`, `GET /compare.json`). */
+  forks?: DashboardForks;
   /**
    * Shows a durable run by its id (`POST /durable-runs {runId}`); returns its card's id. Set
    * only when the dashboard has a durable runs client.
@@ -72,7 +77,9 @@ export interface DashboardSnapshot {
  * `POST /runs/:id/abort` · `POST /runs/:id/approvals/:toolCallId
  * {approved, reason?}` (409 when that call is not waiting) · `POST /runs/:id/elicitations/:id
  * {action, content?}` (a tool's form; 400 for values that do not fit) · `POST /durable-runs {runId}` →
- * 201 `{id}` (a durable run's card; with `attachDurable`). Errors are JSON `{error}`.
+ * 201 `{id}` (a durable run's card; with `attachDurable`) · `POST /runs/:id/fork {at, text}` → 201
+ * `{id, fork}` · `GET /compare?a=&b=` (HTML), `GET /compare.json?a=&b=` (`diffRuns`). Errors are
+ * JSON `{error}`.
  *
  * @example
  * const server = http.createServer(createRequestHandler({ registry, startRun, page: dashboardPage(), scenarios: [], source: 'scripted', sse: {}, channels: new Set() }));
@@ -133,6 +140,9 @@ async function route(ctx: RouteContext, req: IncomingMessage, res: ServerRespons
     return openEvents(ctx, res);
   }
   if (timelineRoute(ctx.timelines, path, method, res)) return;
+  if (compareRoute(ctx.forks, path, method, new URL(req.url ?? '/', 'http://dashboard').searchParams, res))
+    return;
+  if (await forkRoute(ctx.forks, path, method, req, res)) return;
   if (first === 'durable-runs' && path.length === 1) return attachDurable(ctx, req, res, method);
   if (first !== 'runs' || rest.length > 0) throw new HttpError(404, `No route ${method} ${req.url ?? ''}.`);
   if (id === undefined) {

@@ -11,6 +11,10 @@ export type { DurableRunListing, FollowDurableOptions } from './durable-follow.j
 export { toRunSnapshot } from './run-snapshot.js';
 export type { ApprovalView, RunSnapshot, SnapshotLimits, ToolView } from './run-snapshot.js';
 export { SubrunTracker } from './subrun-view.js';
+export { DashboardForks } from './dashboard-forks.js';
+export type { DashboardForksOptions } from './dashboard-forks.js';
+export type { ForkRequest } from './fork-request.js';
+export type { ForkView, RunOrigin } from './fork-view.js';
 export { RunTimeline } from './run-timeline.js';
 export { TimelineStore } from './timeline-store.js';
 export type { StandInPrice } from './timeline-estimate.js';
@@ -27,7 +31,7 @@ export { describeEvent } from './run-event-view.js';
 export type { RunEventView } from './run-event-view.js';
 export { argumentFields, describeProgress, summarizeArgs } from './value-summary.js';
 export type { ArgumentField, ProgressView } from './value-summary.js';
-export { ARGUMENT_LIMIT, clipText, TEXT_LIMIT } from './text-limits.js';
+export { ARGUMENT_LIMIT, clipText, FORK_TEXT_LIMIT, TEXT_LIMIT } from './text-limits.js';
 export {
   newAccessToken,
   requestToken,
@@ -45,7 +49,7 @@ export type { DashboardSnapshot, RouteContext } from './http-routes.js';
 export { HttpError, readJsonBody, sendJson } from './http-json.js';
 export { dashboardPage } from './page.js';
 export type { ModelFactory, RunRecipe, RunRequest } from './run-factory.js';
-export { scenarioTurns, scriptedRunFactory, SCENARIOS } from './scripted-runs.js';
+export { byTranscript, scenarioTurns, scriptedRunFactory, SCENARIOS } from './scripted-runs.js';
 export type { ScenarioName, ScriptedRunOptions } from './scripted-runs.js';
 export { between, pacedModel, REALISTIC_TIMING, seededRandom, wordByWord } from './paced-model.js';
 export type { MsRange, PacedModelOptions, ScriptedTiming } from './paced-model.js';

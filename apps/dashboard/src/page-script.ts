@@ -1,5 +1,6 @@
 import { CONTEXT_GAUGE_SCRIPT } from './context-gauge.js';
 import { ELICITATION_FORM_SCRIPT } from './elicitation-form-script.js';
+import { FORK_CARD_SCRIPT } from './fork-card-script.js';
 
 /**
  * The page's script (plain ES2017, no bundler): one `EventSource('/events')` whose `snapshot`,
@@ -30,6 +31,7 @@ export const PAGE_SCRIPT = `
   function stat(label, value) { var s = el('span'); s.append(label + ' ', el('b', '', value)); return s; }
 ${CONTEXT_GAUGE_SCRIPT}
 ${ELICITATION_FORM_SCRIPT}
+${FORK_CARD_SCRIPT}
 
   function createCard(id) {
     var c = { root: el('article', 'run'), approvalsKey: '', elicitationsKey: '' };
@@ -39,6 +41,7 @@ ${ELICITATION_FORM_SCRIPT}
     c.awaiting = el('span', 'badge awaiting', 'awaiting approval');
     c.phase = el('span', 'badge phase');
     head.append(c.label, c.awaiting, c.phase);
+    c.lineage = createLineage();
     c.prompt = el('div', 'prompt');
     c.stats = el('div', 'stats');
     c.gauge = createGauge();
@@ -58,7 +61,7 @@ ${ELICITATION_FORM_SCRIPT}
     c.remove.dataset.action = 'remove';
     c.remove.hidden = true;
     foot.append(c.stop, c.remove, c.abort);
-    c.root.append(head, c.prompt, c.stats, c.gauge, c.tools, c.approvals, c.elicitations, c.stream, c.answer, c.log, foot);
+    c.root.append(head, c.lineage, c.prompt, c.stats, c.gauge, c.tools, c.approvals, c.elicitations, c.stream, c.answer, c.log, foot);
     grid.appendChild(c.root);
     cards.set(id, c);
     empty.hidden = true;
@@ -136,6 +139,8 @@ ${ELICITATION_FORM_SCRIPT}
     d.awaiting = run.pendingApprovals.length > 0 ? 'true' : 'false';
     d.asking = run.pendingElicitations && run.pendingElicitations.length > 0 ? 'true' : 'false';
     if (run.stopReason) d.stopReason = run.stopReason; else delete d.stopReason;
+    d.forkable = run.forkable ? 'true' : 'false';
+    renderLineage(c.lineage, run);
     c.label.textContent = run.label;
     c.phase.textContent = run.phase;
     c.prompt.textContent = run.prompt;

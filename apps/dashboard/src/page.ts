@@ -16,6 +16,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 <title>${safeTitle}</title>
 <link rel="stylesheet" href="/page.css">
 <link rel="stylesheet" href="/timeline.css">
+<link rel="stylesheet" href="/fork.css">
 </head>
 <body data-connection="connecting">
 <header>
@@ -27,6 +28,11 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
     <input id="prompt" placeholder="prompt (optional)" aria-label="prompt">
     <button class="start" type="submit" data-action-global="start">Start run</button>
   </form>
+  <form id="compare-runs" action="/compare" method="get" hidden>
+    <select name="a" aria-label="run a"></select>
+    <select name="b" aria-label="run b"></select>
+    <button class="compare-submit" type="submit">Compare</button>
+  </form>
   <form id="attach-durable" hidden>
     <input id="durable-run-id" placeholder="durable run id" aria-label="durable run id" maxlength="200">
     <button class="attach" type="submit">Show durable run</button>
@@ -36,6 +42,7 @@ export function dashboardPage(title = 'rxagent dashboard'): string {
 <main id="runs"><div class="empty" id="empty">No runs yet: start one above.</div></main>
 <script src="/page.js"></script>
 <script src="/timeline.js"></script>
+<script src="/fork.js"></script>
 </body>
 </html>
 `;

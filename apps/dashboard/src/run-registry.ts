@@ -1,6 +1,7 @@
 import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent, AgentState, StateObservable } from '@rxagent/core';
 import type { ElicitationReply } from '@rxagent/core/elicitation';
+import type { ForkView, RunOrigin } from './fork-view.js';
 import { describeEvent, type RunEventView } from './run-event-view.js';
 import { updateFrames } from './update-frames.js';
 import { toRunSnapshot, type RunSnapshot } from './run-snapshot.js';
@@ -49,6 +50,8 @@ export interface RunEntry {
   agent: DashboardAgent;
   /** True when the dashboard started the agent (it aborts it on close). */
   owned: boolean;
+  /** The run's lineage, when it is a fork. */
+  fork?: ForkView;
 }
 
 /**
@@ -67,6 +70,7 @@ export interface RunRegistryOptions {
 }
 
 interface Slot extends RunEntry {
+  origin: RunOrigin;
   subscriptions: Subscription[];
   latest: AgentState;
   sent?: {
@@ -112,13 +116,16 @@ export class RunRegistry {
   }
 
   /** Registers an agent under a new id (`run-1`, `run-2`…) and pushes its first snapshot. */
-  add(agent: DashboardAgent, label: string, options: { owned?: boolean } = {}): string {
+  add(agent: DashboardAgent, label: string, options: { owned?: boolean; origin?: RunOrigin } = {}): string {
     const id = `run-${this.nextId++}`;
+    const origin = options.origin ?? {};
     const slot: Slot = {
       id,
       label,
       agent,
       owned: options.owned ?? false,
+      origin,
+      ...(origin.fork ? { fork: origin.fork } : {}),
       subscriptions: [],
       latest: agent.state$.value,
       events: [],
@@ -159,7 +166,15 @@ export class RunRegistry {
   /** The run with this id. */
   get(id: string): RunEntry | undefined {
     const slot = this.slots.get(id);
-    return slot && { id: slot.id, label: slot.label, agent: slot.agent, owned: slot.owned };
+    return (
+      slot && {
+        id: slot.id,
+        label: slot.label,
+        agent: slot.agent,
+        owned: slot.owned,
+        ...(slot.fork ? { fork: slot.fork } : {}),
+      }
+    );
   }
 
   /** Every run, in the order they were added. */
@@ -170,13 +185,7 @@ export class RunRegistry {
   /** The current snapshot of a run (computed now, not the last one pushed). */
   snapshot(id: string): RunSnapshot | undefined {
     const slot = this.slots.get(id);
-    return (
-      slot &&
-      slot.subruns.nest(
-        toRunSnapshot(slot.id, slot.label, slot.agent.state$.value),
-        slot.agent.state$.value.subruns,
-      )
-    );
+    return slot && this.view(slot, slot.agent.state$.value);
   }
 
   /** The current snapshots of every run. */
@@ -233,10 +242,15 @@ export class RunRegistry {
       approvals: state.pendingApprovals,
       elicitations: state.pendingElicitations,
     };
-    this.updates.next({
-      type: 'run',
-      run: slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state), state.subruns),
-    });
+    this.updates.next({ type: 'run', run: this.view(slot, state) });
+  }
+
+  /** The page's view of a run: its state, sub-runs nested, and where it came from. */
+  private view(slot: Slot, state: AgentState): RunSnapshot {
+    const run = slot.subruns.nest(toRunSnapshot(slot.id, slot.label, state), state.subruns);
+    if (slot.origin.forkable) run.forkable = true;
+    if (slot.origin.fork) run.fork = slot.origin.fork;
+    return run;
   }
 
   private release(slot: Slot): void {

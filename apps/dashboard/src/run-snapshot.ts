@@ -7,6 +7,7 @@ import {
   type StopReason,
 } from '@rxagent/core';
 import { toContextGauge, type ContextGaugeView } from './context-gauge.js';
+import type { ForkView } from './fork-view.js';
 import { toElicitationView, type ElicitationView } from './elicitation-view.js';
 import type { SubrunView } from './subrun-view.js';
 import { clipText } from './text-limits.js';
@@ -85,6 +86,10 @@ export interface RunSnapshot {
   error?: string;
   /** How full the context is (runs with a context manager that measures it). */
   context?: ContextGaugeView;
+  /** The dashboard recorded the run: it can be forked (_Fork here_) and compared. */
+  forkable?: boolean;
+  /** Where a forked run came from (`POST /runs/:id/fork`). */
+  fork?: ForkView;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@rxagent/core';
+import { ProviderError, type ChatRequest } from '@rxagent/core';
 import {
   textTurn,
   toolCallTurn,
@@ -115,6 +115,33 @@ export function scenarioTurns(name: ScenarioName): ScriptedTurnInput[] {
 }
 
 /**
+ * The turns of a script answered by where the transcript is, not by how many calls this model
+ * made: the request whose transcript holds k assistant messages gets turn k. A run goes through
+ * the script as before, and a fork of it (`POST /runs/:id/fork`), which starts a new model
+ * mid-transcript, goes on from where it forked.
+ *
+ * @example
+ * pacedModel(byTranscript(scenarioTurns('research')), options);
+ */
+export function byTranscript(turns: ScriptedTurnInput[]): ScriptedTurnInput[] {
+  return turns.map(() => (request: ChatRequest) => {
+    const k = request.messages.filter((m) => m.role === 'assistant').length;
+    const turn = turns[k];
+    if (!turn) {
+      const error = new ProviderError(
+        `The script has ${turns.length} turn(s); this transcript is past them.`,
+        {
+          retryable: false,
+          provider: 'scripted',
+        },
+      );
+      return { events: [], error };
+    }
+    return typeof turn === 'function' ? turn(request, k) : turn;
+  });
+}
+
+/**
  * Options of `scriptedRunFactory`.
  *
  * @example
@@ -151,7 +178,12 @@ export function scriptedRunFactory(options: ScriptedRunOptions = {}): ModelFacto
     const random = seededRandom(seed + request.index);
     const modelId = `scripted-${scenario}`;
     return {
-      model: pacedModel(scenarioTurns(scenario), { timing, random, scheduler: request.scheduler, modelId }),
+      model: pacedModel(byTranscript(scenarioTurns(scenario)), {
+        timing,
+        random,
+        scheduler: request.scheduler,
+        modelId,
+      }),
       tools: fakeTools({ toolMs: timing.toolMs, random }),
       prompt: request.prompt?.trim() || PROMPTS[scenario],
       label: `${scenario} #${request.index + 1}`,

@@ -17,6 +17,16 @@ export const TEXT_LIMIT = 2000;
 export const ARGUMENT_LIMIT = 20_000;
 
 /**
+ * Longest text a fork puts in place of a tool result or a model answer (`POST /runs/:id/fork`,
+ * the editor's `maxlength`): as long as an argument shown in full. Longer is refused (400), not
+ * clipped: a fork runs with exactly the text given.
+ *
+ * @example
+ * if (text.length > FORK_TEXT_LIMIT) throw new HttpError(400, 'Shorten the text.');
+ */
+export const FORK_TEXT_LIMIT = ARGUMENT_LIMIT;
+
+/**
  * `text` itself when it has at most `max` characters, else its first `max - 1` and an ellipsis.
  *
  * @example

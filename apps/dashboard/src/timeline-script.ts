@@ -4,7 +4,8 @@
  * `/runs/:id/timeline` and drawn again each time the card's event log or phase changes (the
  * server pushes those) — between two pushes the steps still running grow with the clock — so it
  * is live while the run goes, and it stays after the run ends. A time axis tops the rows; the
- * label and figure columns are as wide as their text. Clicking a row shows it in full (`/runs/:id/timeline/:rowId`). Text goes in with `textContent` only.
+ * label and figure columns are as wide as their text. Clicking a row shows it in full (`/runs/:id/timeline/:rowId`).
+ * A finished tool or model row of a recorded run has _Fork here_ (its editor is `/fork.js`'s). Text goes in with `textContent` only.
  *
  * @example
  * res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(TIMELINE_SCRIPT); // GET /timeline.js
@@ -43,7 +44,7 @@ export const TIMELINE_SCRIPT = `
     PHASES.forEach(function (p) { var s = el('span', '', p[1]); s.style.setProperty('--c', 'var(' + p[2] + ')'); t.legend.append(s); });
     t.axis = el('div', 'tl-axis');
     t.ticks = el('span', 'tl-ticks');
-    t.axis.append(el('span', ''), t.ticks, el('span', ''));
+    t.axis.append(el('span', ''), t.ticks, el('span', ''), el('span', 'tl-fork'));
     t.rows = el('ol', 'tl-rows');
     t.detail = el('div', 'tl-detail');
     t.detail.hidden = true;
@@ -194,10 +195,24 @@ export const TIMELINE_SCRIPT = `
       if (row.tokens) meta.push(figures(row.tokens));
       if (row.subtotal) meta.push('Σ ' + figures(row.subtotal));
       if (row.kind !== 'model' && row.status !== 'ok' && row.status !== 'running') meta.push(row.status);
-      li.append(label, track, el('span', 'tl-meta', meta.join(' · ')));
+      li.append(label, track, el('span', 'tl-meta', meta.join(' · ')), forkCell(row));
       return li;
     }));
     sizeColumns(t);
+  }
+
+  // "Fork here" (fork.js opens its editor) on a finished tool call or model call of the run itself.
+  function forkCell(row) {
+    var cell = el('span', 'tl-fork');
+    var done = row.status === 'ok' || row.status === 'error' || row.status === 'rejected';
+    if (row.depth > 0 || !done || (row.kind !== 'tool' && row.kind !== 'model')) return cell;
+    var button = el('button', 'fork-here', 'Fork here');
+    button.type = 'button';
+    button.dataset.rowId = row.id;
+    button.dataset.step = String(row.step);
+    if (row.kind === 'tool') button.dataset.toolCallId = row.id.slice('tool-'.length);
+    cell.append(button);
+    return cell;
   }
 
   function section(detail, title, body) {
