@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { asyncScheduler, Subject, type Observable } from 'rxjs';
 import { AgentBusyError, AgentConfigError } from '../errors/agent-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { MessageQueue } from '../turn/message-queue.js';
@@ -7,6 +7,7 @@ import type { RunAgentConfig } from '../turn/run-config.js';
 import type { OutputSchema } from '../output/output-schema.js';
 import type { AgentMessage, Usage } from '../messages/types.js';
 import { initialAgentState, type AgentState } from '../state/agent-state.js';
+import { StateCell } from '../state/state-cell.js';
 import { StateObservable } from '../state/state-observable.js';
 import { AgentApprovals } from './agent-approvals.js';
 import { AgentElicitations } from './agent-elicitation.js';
@@ -34,9 +35,10 @@ export abstract class AgentBase<TOutput = unknown> {
   abstract loadSession(): Promise<void>;
 
   protected config: AgentConfig;
-  protected readonly state: BehaviorSubject<AgentState>;
+  protected readonly state: StateCell<AgentState>;
   protected readonly events = new Subject<AgentEvent>();
-  protected readonly listeners: AgentListener[] = [];
+  /** Replaced, never changed, so a dispatch in progress keeps the list it started with. */
+  protected listeners: readonly AgentListener[] = [];
   protected readonly steering = new MessageQueue();
   protected readonly followUps = new MessageQueue();
   protected readonly approvals: AgentApprovals;
@@ -63,7 +65,7 @@ export abstract class AgentBase<TOutput = unknown> {
     this.config = config;
     // A failed write (another writer got there first) cancels the run: it could not be kept.
     if (config.session) this.session = new SessionSync(config.session, () => this.abort({ silent: true }));
-    this.state = new BehaviorSubject(
+    this.state = new StateCell(
       initialAgentState(config.messages ? parseTranscript(config.messages) : []),
     );
     this.approvals = new AgentApprovals(config.approver);
@@ -98,10 +100,10 @@ export abstract class AgentBase<TOutput = unknown> {
 
   /** Calls `listener(event, state)` for every event, after the state fold; returns the unsubscribe. */
   subscribe(listener: AgentListener): () => void {
-    this.listeners.push(listener);
+    this.listeners = [...this.listeners, listener];
     return () => {
       const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
+      if (i >= 0) this.listeners = this.listeners.filter((_, at) => at !== i);
     };
   }
 
@@ -122,7 +124,7 @@ export abstract class AgentBase<TOutput = unknown> {
     this.clearQueues();
     for (const error of this.resources.tell('dispose'))
       this.report(error, 'dispose(): an owned resource failed');
-    this.listeners.length = 0;
+    this.listeners = [];
     this.events.complete();
     this.state.complete();
   }
@@ -182,7 +184,7 @@ export abstract class AgentBase<TOutput = unknown> {
 
   protected dispatch(event: AgentEvent): void {
     const state = this.state.value;
-    for (const listener of [...this.listeners]) {
+    for (const listener of this.listeners) {
       try {
         listener(event, state);
       } catch (error) {

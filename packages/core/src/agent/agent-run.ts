@@ -1,10 +1,11 @@
 import type { Subject } from 'rxjs';
-import { takeUntil, type BehaviorSubject, type Observable } from 'rxjs';
+import { takeUntil, type Observable } from 'rxjs';
 import type { AgentEndEvent, AgentEvent } from '../events/agent-event.js';
 import { stopSignal, type StopSignal } from '../events/stop-signal.js';
 import type { Usage } from '../messages/types.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { AgentState } from '../state/agent-state.js';
+import type { StateCell } from '../state/state-cell.js';
 import { foldRun } from '../state/fold-run.js';
 import { addSpent } from '../state/spent-usage.js';
 import type { AgentRunResult } from './agent-types.js';
@@ -22,7 +23,7 @@ export interface ActiveRun {
 
 /** @internal What an `Agent` lends its run. */
 export interface AgentRunHost {
-  readonly state: BehaviorSubject<AgentState>;
+  readonly state: StateCell<AgentState>;
   now(): number;
   dispatch(event: AgentEvent): void;
   /** Writes the transcript to the session (when the agent has one). */

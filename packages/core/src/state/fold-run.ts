@@ -28,6 +28,14 @@ export interface FoldRunOptions {
 }
 
 /**
+ * Where `foldRun` writes: a `BehaviorSubject`, or anything with its `value` and `next`.
+ *
+ * @example
+ * const sink: FoldTarget = new BehaviorSubject(initialAgentState());
+ */
+type FoldTarget = Pick<BehaviorSubject<AgentState>, 'value' | 'next'>;
+
+/**
  * Folds a run's events into `state` as they pass (each event is folded before it goes on,
  * so `state.value` is current in every handler), then writes the terminal phase:
  * - complete after an `agent-end` → `done` (`cancelled` when its reason is `user-requested`);
@@ -46,7 +54,7 @@ export interface FoldRunOptions {
  * runAgent(config).pipe(foldRun(state)).subscribe({ complete: () => console.log(state.value.phase) });
  */
 export function foldRun(
-  state: BehaviorSubject<AgentState>,
+  state: FoldTarget,
   options: FoldRunOptions = {},
 ): MonoTypeOperatorFunction<AgentEvent> {
   return (run$) =>
@@ -67,7 +75,7 @@ class RunFold implements ChainHandlers<AgentEvent>, Unsubscribable {
   private settled = false;
 
   constructor(
-    private readonly state: BehaviorSubject<AgentState>,
+    private readonly state: FoldTarget,
     private readonly options: FoldRunOptions,
     private readonly subscriber: Subscriber<AgentEvent>,
   ) {}

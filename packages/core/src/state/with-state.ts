@@ -1,8 +1,9 @@
-import { BehaviorSubject, Observable, Subscription, type Subscriber, type TeardownLogic } from 'rxjs';
+import { Observable, Subscription, type Subscriber, type TeardownLogic } from 'rxjs';
 import { chainedObserver, type ChainHandlers } from '../util/chained-observer.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { initialAgentState, type AgentState } from './agent-state.js';
 import { foldRun } from './fold-run.js';
+import { StateCell } from './state-cell.js';
 import { StateObservable } from './state-observable.js';
 
 /**
@@ -43,7 +44,7 @@ export function withState(
   run$: Observable<AgentEvent>,
   initial: AgentState = initialAgentState(),
 ): RunWithState {
-  const shared = new SharedRun(run$, new BehaviorSubject(initial));
+  const shared = new SharedRun(run$, new StateCell(initial));
   const events$ = new Observable<AgentEvent>((subscriber) => shared.join(subscriber));
   const state$ = new StateObservable<AgentState>(
     (subscriber) => shared.watch(subscriber),
@@ -70,7 +71,7 @@ class SharedRun implements ChainHandlers<AgentEvent> {
 
   constructor(
     private readonly run$: Observable<AgentEvent>,
-    readonly state: BehaviorSubject<AgentState>,
+    readonly state: StateCell<AgentState>,
   ) {}
 
   join(subscriber: Subscriber<AgentEvent>): TeardownLogic {
@@ -90,7 +91,7 @@ class SharedRun implements ChainHandlers<AgentEvent> {
   }
 
   watch(subscriber: Subscriber<AgentState>): TeardownLogic {
-    // A completed BehaviorSubject gives nothing but complete; a late subscriber wants the end state.
+    // A completed cell gives nothing but complete; a late subscriber wants the end state.
     if (this.ended) {
       subscriber.next(this.state.value);
       subscriber.complete();
