@@ -1,4 +1,5 @@
-import { tool, type AgentMessage, type ContextManager } from '@rxagent/core';
+import { tool, type AgentMessage } from '@rxagent/core';
+import type { ContextManager } from '@rxagent/core/context';
 import { z } from 'zod';
 
 // The tools and the context manager the capability table uses: made once per run, so what

@@ -38,7 +38,7 @@ export interface CellRun {
   readonly reason: StopReason;
   /** The transcript the run appended (its prompt first). */
   readonly messages: readonly AgentMessage[];
-  readonly output: unknown;
+  readonly output?: unknown;
   readonly usage: Usage;
   /** What the cell's scripted model was asked, in order. */
   readonly requests: readonly ChatRequest[];

@@ -17,8 +17,8 @@ jest.setTimeout(30_000);
 const REFUSED: Partial<Record<string, Partial<Record<CapabilityName, (e: unknown) => boolean>>>> = {
   // A sub-run's only input is its task: subagentTool refuses steering$ / followUp$ in a config.
   'sub-run': {
-    steering: (e) => SubagentConfigError.isInstance(e) && /steering\$/.test((e as Error).message),
-    'follow-up': (e) => SubagentConfigError.isInstance(e) && /followUp\$/.test((e as Error).message),
+    steering: (e) => SubagentConfigError.isInstance(e) && /steering\$/.test(e.message),
+    'follow-up': (e) => SubagentConfigError.isInstance(e) && /followUp\$/.test(e.message),
   },
 };
 
