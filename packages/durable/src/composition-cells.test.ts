@@ -55,7 +55,12 @@ export const DURABLE_CELLS: Record<string, DurableCell> = {
       if (e.type === 'approval-request') expect(await runs.steer(runId, 'Steered.')).toBe(true);
       await approve(e, runId, runs);
     },
-    check: (r) => expect(users(r)).toContain('Steered.'),
+    check: (r) => {
+      // Taken at the end of the step: after its tool result, before the next model call.
+      const at = r.messages.findIndex((m) => m.role === 'user' && m.content === 'Steered.');
+      expect(r.messages[at - 1]?.role).toBe('tool');
+      expect(r.messages[at + 1]?.role).toBe('assistant');
+    },
   },
   'follow-up': {
     spec: gated,
@@ -64,7 +69,10 @@ export const DURABLE_CELLS: Record<string, DurableCell> = {
       if (e.type === 'approval-request') expect(await runs.followUp(runId, 'And then?')).toBe(true);
       await approve(e, runId, runs);
     },
-    check: (r) => expect(users(r).at(-1)).toBe('And then?'),
+    check: (r) => {
+      expect(users(r).at(-1)).toBe('And then?');
+      expect(r.messages.at(-1)?.role).toBe('assistant');
+    },
   },
   'guardrail trip': {
     spec: { ...gated, outputGuardrails: ['no-done'] },
@@ -90,7 +98,12 @@ export const DURABLE_CELLS: Record<string, DurableCell> = {
     spec: { model: 'delegate', tools: ['helper'] },
     worker: { toolDelayMs: 400 },
     killAt: (e) => e.type === 'subrun' && e.event.type === 'tool-start' && e.event.toolCallId === 'call_2',
-    check: (r) => expect(r.text).toBe('The helper said: Done: 3 lines appended.'),
+    check: (r, events) => {
+      expect(r.text).toBe('The helper said: Done: 3 lines appended.');
+      expect(events.filter((e) => e.type === 'subrun' && e.event.type === 'agent-end')).toHaveLength(1);
+      // 2 × 1000 of the parent's own, 100 + 101 + 102 + 103 of the child's.
+      expect(r.usage.inputTokens).toBe(2406);
+    },
   },
   'budget stop': {
     spec: { ...gated, budget: { maxTokens: 250 } },
