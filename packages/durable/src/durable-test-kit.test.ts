@@ -17,7 +17,7 @@ const repoRoot = resolve(packageRoot, '../..');
 /** Builds the package and what it needs, so child processes can import them; incremental. */
 export function ensureBuilt(): void {
   const tsc = createRequire(join(repoRoot, 'package.json')).resolve('typescript/bin/tsc');
-  for (const pkg of ['durable', 'testing']) {
+  for (const pkg of ['durable', 'testing', 'mcp']) {
     execFileSync(process.execPath, [tsc, '-b', join(repoRoot, 'packages', pkg, 'tsconfig.build.json')], {
       cwd: repoRoot,
     });
@@ -41,6 +41,8 @@ export interface WorkerSettings {
   holdModel?: string;
   /** The parallel model's delay unit: call n of a batch of 4 waits (4 - n) × stepMs. */
   stepMs?: number;
+  /** Start server-everything (MCP, stdio) and register its get-sum and echo tools. */
+  mcp?: boolean;
 }
 
 /** A worker process. */

@@ -309,3 +309,27 @@ export function delegateModel({ toolName = 'helper', callLog } = {}) {
     },
   };
 }
+
+/** A model that asks the MCP tool get-sum for 20 + 22 (after approval), then repeats its answer. */
+export function mcpSumModel() {
+  return {
+    provider: 'scripted',
+    modelId: 'mcp-sum-model',
+    stream(request) {
+      return new Observable((subscriber) => {
+        const result = request.messages.find((m) => m.role === 'tool');
+        const args = { a: 20, b: 22 };
+        const content = result
+          ? [{ type: 'text', text: `The server said: ${result.content.map((c) => c.text ?? '').join('')}` }]
+          : [{ type: 'tool-call', id: 'call_1', name: 'get-sum', args, argsText: JSON.stringify(args) }];
+        const message = assistantMessage(content, result ? 'stop' : 'tool-calls', {
+          usage: { inputTokens: 100, outputTokens: 10 },
+          provider: 'scripted',
+          model: 'mcp-sum-model',
+        });
+        subscriber.next(finishEvent(message));
+        subscriber.complete();
+      });
+    },
+  };
+}

@@ -3,12 +3,15 @@
 // tool calls append to settings.file.
 import { durableSubagent, durableTool, idempotencyKey, startWorker } from '@rxagent/durable';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { executeTools, jsonSchema, llmStep } from '@rxagent/core';
+import { mcpTools } from '@rxagent/mcp';
 import {
   answerModel,
   delegateModel,
   appendLineTool,
   guardrails,
+  mcpSumModel,
   parallelModel,
   payTool,
   planModel,
@@ -29,6 +32,22 @@ const {
   holdModel,
 } = settings;
 const callLog = `${file}.calls`;
+// A real MCP server (settings.mcp): its tools are registered by name like any other; get-sum
+// asks for approval. Its process ends with this one (stdio: it exits when its input closes).
+const everything = fileURLToPath(
+  new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
+const mcp = settings.mcp
+  ? await mcpTools([
+      {
+        name: 'everything',
+        command: process.execPath,
+        args: [everything, 'stdio'],
+        include: ['get-sum', 'echo'],
+        needsApproval: ['get-sum'],
+      },
+    ])
+  : undefined;
 // A call ("<runId> <callId>") that never ends on this worker: the crash tests kill it while it
 // surely runs, instead of guessing how long a delay a busy machine needs.
 const held = (ctx) => holdCall !== undefined && `${ctx.runId} ${ctx.toolCallId}` === holdCall;
@@ -84,6 +103,7 @@ const worker = await startWorker({
     weather: answerModel('{"city":"Paris","tempC":21}'),
     shouting: answerModel('DONE!'),
     delegate: delegateModel({ callLog }),
+    'mcp-sum': mcpSumModel(),
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs, hold }),
@@ -99,6 +119,7 @@ const worker = await startWorker({
       spec: { model: 'plan-keyed', tools: ['keyed_append'] },
       client: { pollIntervalMs: 50 },
     }),
+    ...(mcp?.tools ?? []),
   ],
   guardrails: guardrails(`${file}.guards`),
   contextManagers: { trim: trimContext(`${file}.context`) },
@@ -114,4 +135,11 @@ const worker = await startWorker({
   onFenced: () => process.exit(3),
 });
 console.log(`ready ${worker.workerId}`);
-process.on('SIGTERM', () => void worker.stop().then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void worker
+      .stop()
+      .then(() => mcp?.close())
+      .then(() => process.exit(0)),
+);

@@ -64,6 +64,14 @@ export function subagentTool(options: SubagentToolOptions): Tool<SubagentArgs, R
     if (!config?.model || typeof config.model.stream !== 'function') {
       throw new SubagentConfigError(`Sub-agent "${name}" needs a model: pass { model } with a ChatModel.`);
     }
+    for (const key of ['steering$', 'followUp$'] as const) {
+      if (key in config) {
+        throw new SubagentConfigError(
+          `Sub-agent "${name}" was given ${key}: a sub-run's only input is its task. ` +
+            'Steer or follow up the parent run (its next step can call the sub-agent again), or run the agent with runAgent yourself.',
+        );
+      }
+    }
   }
   const maxConcurrency = options.maxConcurrency ?? 4;
   const maxDepth = options.maxDepth ?? 1;
