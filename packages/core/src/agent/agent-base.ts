@@ -65,9 +65,7 @@ export abstract class AgentBase<TOutput = unknown> {
     this.config = config;
     // A failed write (another writer got there first) cancels the run: it could not be kept.
     if (config.session) this.session = new SessionSync(config.session, () => this.abort({ silent: true }));
-    this.state = new StateCell(
-      initialAgentState(config.messages ? parseTranscript(config.messages) : []),
-    );
+    this.state = new StateCell(initialAgentState(config.messages ? parseTranscript(config.messages) : []));
     this.approvals = new AgentApprovals(config.approver);
     this.elicitations = new AgentElicitations(config.elicit);
     this.events$ = this.events.asObservable();
