@@ -4,6 +4,7 @@ import { createWireEncoder, type WireEvent } from '@rxagent/core/streams';
 import type { Pool } from 'pg';
 import { coalesceUpdates } from './coalesce-updates.js';
 import { EventKeys } from './event-key.js';
+import { prepared } from './prepared.js';
 import { EVENTS_CHANNEL, SCHEMA } from './schema.js';
 
 /**
@@ -23,14 +24,14 @@ interface Pending {
 const RETRY_MS = [50, 100, 200, 500, 1000, 2000];
 
 /**
- * Writes one execution of a run to its event log, in order, in batches: events that arrive
- * while a write is in flight go in the next one. Events are written in the wire format (one
- * encoder per execution: its first delta of a message carries the partial message, so a
- * watcher never folds one execution's deltas onto another's), and the streamed deltas of a
- * batch are joined into one row: the log grows with the answer, not with its square. A message
- * already written is referred to by its row's key, the same in every execution. A failed write
- * (the database is down) is retried until it succeeds, so nothing is lost and the order holds;
- * `flush()` waits for all.
+ * Writes one execution of a run to its event log, in order, in batches: a burst of events goes
+ * in one write, and events that arrive while a write is in flight go in the next one. Events
+ * are written in the wire format (one encoder per execution: its first delta of a message
+ * carries the partial message, so a watcher never folds one execution's deltas onto another's),
+ * and the streamed deltas of a batch are joined into one row: the log grows with the answer,
+ * not with its square. A message already written is referred to by its row's key, the same in
+ * every execution. A failed write (the database is down) is retried until it succeeds, so
+ * nothing is lost and the order holds; `flush()` waits for all.
  */
 export class EventLogWriter {
   private readonly keys = new EventKeys();
@@ -89,6 +90,8 @@ export class EventLogWriter {
 
   private async drain(): Promise<void> {
     try {
+      // A burst of events (a synchronous stretch of the loop) goes in one write.
+      await new Promise((r) => setImmediate(r));
       let failures = 0;
       while (this.pending.length > 0 && !this.stopped) {
         const batch = this.pending;
@@ -118,7 +121,8 @@ export class EventLogWriter {
 
   private async insert(batch: Pending[]): Promise<void> {
     await this.pool.query(
-      `WITH rows AS (
+      prepared(
+        `WITH rows AS (
          SELECT k, b, o FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(k, b, o)
        ), ins AS (
          INSERT INTO ${SCHEMA}.events (run_id, key, body)
@@ -126,7 +130,8 @@ export class EventLogWriter {
          ON CONFLICT (run_id, key) DO NOTHING
        )
        SELECT pg_notify('${EVENTS_CHANNEL}', $1)`,
-      [this.runId, batch.map((e) => e.key), batch.map((e) => JSON.stringify(e.body))],
+        [this.runId, batch.map((e) => e.key), batch.map((e) => JSON.stringify(e.body))],
+      ),
     );
   }
 }
