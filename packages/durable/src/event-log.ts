@@ -23,9 +23,13 @@ interface Pending {
 /** How long to wait before writing again after the database refused a write. */
 const RETRY_MS = [50, 100, 200, 500, 1000, 2000];
 
+/** At most one write of a run's log per this many ms: a busy run's events wait for the next one. */
+const WRITE_EVERY_MS = 10;
+
 /**
  * Writes one execution of a run to its event log, in order, in batches: a burst of events goes
- * in one write, and events that arrive while a write is in flight go in the next one. Events
+ * in one write, events that arrive while a write is in flight go in the next one, and writes
+ * begin at most every `WRITE_EVERY_MS` (an event after a quiet spell is written at once). Events
  * are written in the wire format (one encoder per execution: its first delta of a message
  * carries the partial message, so a watcher never folds one execution's deltas onto another's),
  * and the streamed deltas of a batch are joined into one row: the log grows with the answer,
@@ -38,6 +42,8 @@ export class EventLogWriter {
   private readonly encoder = createWireEncoder();
   private pending: Pending[] = [];
   private writing: Promise<void> | undefined;
+  /** When the last write began (`performance.now()`). */
+  private lastWrite = -Infinity;
   private stopped = false;
 
   constructor(
@@ -90,10 +96,13 @@ export class EventLogWriter {
 
   private async drain(): Promise<void> {
     try {
-      // A burst of events (a synchronous stretch of the loop) goes in one write.
-      await new Promise((r) => setImmediate(r));
       let failures = 0;
       while (this.pending.length > 0 && !this.stopped) {
+        // A burst of events goes in one write; so do the events of a busy run's next few ms.
+        const wait = this.lastWrite + WRITE_EVERY_MS - performance.now();
+        await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+        if (this.pending.length === 0 || this.stopped) break;
+        this.lastWrite = performance.now();
         const batch = this.pending;
         this.pending = [];
         for (const entry of batch) this.encode(entry);
