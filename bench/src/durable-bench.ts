@@ -231,7 +231,14 @@ export async function benchDurableThroughput(
   const perWorker = options.perWorker ?? 8;
   const figures: DurableThroughputFigures[] = [];
   const workers: BenchWorkerProcess[] = [];
-  const dbos = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, applicationName: 'rxagent' });
+  // The idle-transaction timeout in the URL, as the durable package gives DBOS (its README,
+  // "Decisions"): without it DBOS's pool makes pg print a deprecation notice.
+  const systemUrl = new URL(databaseUrl);
+  systemUrl.searchParams.set('options', '-c idle_in_transaction_session_timeout=60000');
+  const dbos = await DBOSClient.create({
+    systemDatabaseUrl: systemUrl.toString(),
+    applicationName: 'rxagent',
+  });
   try {
     for (const count of options.workerCounts ?? [1, 3]) {
       while (workers.length > count) await workers.pop()?.stop();

@@ -18,9 +18,9 @@ export const DURABLE_TARGETS = {
 const ms = (v: number) => formatValue(v, 'ms');
 
 /**
- * Committed writes of a durable step besides the event log's (batched): the model call's DBOS
- * step, the tool call's result row, the step's run-messages transaction; an at-most-once call
- * also its began marker.
+ * Committed writes of a durable step besides the event log's (batched): the model call's record
+ * (one owner-checked statement), the tool call's result row, the step's run-messages statement;
+ * an at-most-once call also its began marker.
  */
 const WRITES = { idempotent: 3, atMostOnce: 4 } as const;
 

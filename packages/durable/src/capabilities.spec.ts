@@ -39,11 +39,12 @@ const roles = (messages: readonly AgentMessage[]) =>
     m.role === 'user' ? `user:${typeof m.content === 'string' ? m.content : '…'}` : m.role,
   );
 
+/** The keys of a run's guardrail and context records (its model calls' records left out). */
 async function recordKeys(runId: string): Promise<string[]> {
   const pool = new Pool({ connectionString: bed.pg.url });
   try {
     const { rows } = await pool.query<{ key: string }>(
-      "SELECT key FROM rxagent_durable.records WHERE run_id = $1 AND key <> 'messages-taken' ORDER BY key",
+      "SELECT key FROM rxagent_durable.records WHERE run_id = $1 AND key <> 'messages-taken' AND key NOT LIKE 'model:%' ORDER BY key",
       [runId],
     );
     return rows.map((r) => r.key);
@@ -193,7 +194,7 @@ describe('refused at startRun with DurableRunSpecError naming what', () => {
     [{ stopWhen: 'x' }, /"stopWhen".*budget/],
     [{ steering$: {} }, /"steering\$".*runs\.steer/],
     [{ approver: 'x' }, /"approver".*runs\.approve/],
-    [{ steeringMode: 'interrupt' }, /steeringMode "interrupt"/],
+    [{ steeringMode: 'interrupt' }, /steeringMode "interrupt".*queue mode, steeringMode 'after-turn'/],
     [{ inputGuardrails: ['nope'] }, /input guardrail "nope".*registered: "no-secrets"/],
     [{ toolGuardrails: ['no-secrets'] }, /tool guardrail "no-secrets".*registered: "cap-cents"/],
     [{ contextManager: 'nope' }, /context manager "nope"/],

@@ -20,6 +20,7 @@ import { DurableUsageError } from './durable-errors.js';
 import type { EventListener } from './event-listener.js';
 import type { Registry } from './registry.js';
 import type { RunControl } from './run-control.js';
+import type { RunRecords } from './run-records.js';
 import { takeRunMessages } from './run-messages.js';
 import type { DurableRunSpec } from './run-spec.js';
 
@@ -51,11 +52,19 @@ function lookup<T>(map: ReadonlyMap<string, T>, name: string, kind: string): T {
  * guardrails), so the step's end can follow it; a named pipeline gets the guardrails from the
  * config, as in `runAgent`.
  */
-export function durableRunConfig(env: ConfigEnv, spec: DurableRunSpec, control: RunControl): RunAgentConfig {
+export function durableRunConfig(
+  env: ConfigEnv,
+  spec: DurableRunSpec,
+  control: RunControl,
+  /** What the execution found recorded, and where it records. */
+  records: RunRecords,
+  /** DBOS's ownership token of this execution of the run. */
+  ownerXid: string,
+): RunAgentConfig {
   const { registry, pool } = env;
   const model = lookup(registry.models, spec.model, 'model');
   const tools = (spec.tools ?? []).map((name) => lookup<DurableTool>(registry.tools, name, 'tool').tool);
-  const guard = durableGuardrails(control, pool);
+  const guard = durableGuardrails(records);
   const input = (spec.inputGuardrails ?? []).map((n) =>
     guard.input(lookup(registry.inputGuardrails, n, 'input guardrail')),
   );
@@ -69,8 +78,7 @@ export function durableRunConfig(env: ConfigEnv, spec: DurableRunSpec, control: 
     spec.contextManager !== undefined
       ? durableContextManager(
           lookup(registry.contextManagers, spec.contextManager, 'context manager')(),
-          control,
-          pool,
+          records,
         )
       : undefined;
   const guardrails = {
@@ -89,9 +97,9 @@ export function durableRunConfig(env: ConfigEnv, spec: DurableRunSpec, control: 
   const durabilityOf = (name: string) => registry.tools.get(name)?.durability ?? 'at-most-once';
   return {
     runId: control.runId,
-    model: durableModel(model, control),
+    model: durableModel(model, control, records, ownerXid),
     tools,
-    middlewares: [durableToolStep(durabilityOf, control, pool)],
+    middlewares: [durableToolStep(durabilityOf, records)],
     approver: durableApprover(spec.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS, control, pool, env.decisions),
     signal: control.abort.signal,
     pipeline: (turn$) => takeMessages(body(turn$)),

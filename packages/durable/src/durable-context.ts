@@ -5,10 +5,9 @@ import type {
   ContextProgress,
   ContextProjection,
 } from '@rxagent/core/context';
-import type { Pool } from 'pg';
 import { defer, from, isObservable, Observable, of, type ObservableInput } from 'rxjs';
 import { recorded } from './recorded.js';
-import type { RunControl } from './run-control.js';
+import type { RunRecords } from './run-records.js';
 
 /** What a projection records: its events (deltas left out), and its messages unless it kept the input. */
 interface ProjectionRecord {
@@ -34,11 +33,7 @@ function isProjection(value: unknown): value is ContextProjection {
  * it gave) is stored; a replay after a crash gets the recorded projection and events without
  * calling the summary model again.
  */
-export function durableContextManager(
-  manager: ContextManager,
-  control: RunControl,
-  pool: Pool,
-): ContextManager {
+export function durableContextManager(manager: ContextManager, records: RunRecords): ContextManager {
   const step = (
     key: string,
     input: readonly Message[],
@@ -46,7 +41,7 @@ export function durableContextManager(
   ): Observable<ContextProgress> =>
     new Observable<ContextProgress>((subscriber) => {
       let live = false;
-      const recording = recorded<ProjectionRecord>(control, pool, key, () => {
+      const recording = recorded<ProjectionRecord>(records, key, () => {
         live = true;
         return new Promise<ProjectionRecord>((resolve, reject) => {
           const events: AgentEvent[] = [];

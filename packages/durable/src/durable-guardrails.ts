@@ -1,7 +1,6 @@
 import type { InputGuardrail, OutputGuardrail, ToolGuardrail } from '@rxagent/core/guardrails';
-import type { Pool } from 'pg';
 import { recorded, settled } from './recorded.js';
-import type { RunControl } from './run-control.js';
+import type { RunRecords } from './run-records.js';
 
 /**
  * A run's guardrails, each check a recorded step: its verdict is stored under the guardrail's
@@ -9,8 +8,8 @@ import type { RunControl } from './run-control.js';
  * id for tool checks), so a replay after a crash gets the same verdict without running the
  * check again (a check that calls a model is not paid twice).
  */
-export function durableGuardrails(control: RunControl, pool: Pool) {
-  const record = <T>(key: string, work: () => Promise<T>) => recorded(control, pool, key, work);
+export function durableGuardrails(records: RunRecords) {
+  const record = <T>(key: string, work: () => Promise<T>) => recorded(records, key, work);
   return {
     input: (g: InputGuardrail): InputGuardrail => ({
       name: g.name,

@@ -4,6 +4,7 @@ import { createWireEncoder, type WireEvent } from '@rxagent/core/streams';
 import type { Pool } from 'pg';
 import { coalesceUpdates } from './coalesce-updates.js';
 import { EventKeys } from './event-key.js';
+import { prepared } from './prepared.js';
 import { EVENTS_CHANNEL, SCHEMA } from './schema.js';
 
 /**
@@ -22,21 +23,27 @@ interface Pending {
 /** How long to wait before writing again after the database refused a write. */
 const RETRY_MS = [50, 100, 200, 500, 1000, 2000];
 
+/** At most one write of a run's log per this many ms: a busy run's events wait for the next one. */
+const WRITE_EVERY_MS = 10;
+
 /**
- * Writes one execution of a run to its event log, in order, in batches: events that arrive
- * while a write is in flight go in the next one. Events are written in the wire format (one
- * encoder per execution: its first delta of a message carries the partial message, so a
- * watcher never folds one execution's deltas onto another's), and the streamed deltas of a
- * batch are joined into one row: the log grows with the answer, not with its square. A message
- * already written is referred to by its row's key, the same in every execution. A failed write
- * (the database is down) is retried until it succeeds, so nothing is lost and the order holds;
- * `flush()` waits for all.
+ * Writes one execution of a run to its event log, in order, in batches: a burst of events goes
+ * in one write, events that arrive while a write is in flight go in the next one, and writes
+ * begin at most every `WRITE_EVERY_MS` (an event after a quiet spell is written at once). Events
+ * are written in the wire format (one encoder per execution: its first delta of a message
+ * carries the partial message, so a watcher never folds one execution's deltas onto another's),
+ * and the streamed deltas of a batch are joined into one row: the log grows with the answer,
+ * not with its square. A message already written is referred to by its row's key, the same in
+ * every execution. A failed write (the database is down) is retried until it succeeds, so
+ * nothing is lost and the order holds; `flush()` waits for all.
  */
 export class EventLogWriter {
   private readonly keys = new EventKeys();
   private readonly encoder = createWireEncoder();
   private pending: Pending[] = [];
   private writing: Promise<void> | undefined;
+  /** When the last write began (`performance.now()`). */
+  private lastWrite = -Infinity;
   private stopped = false;
 
   constructor(
@@ -91,6 +98,11 @@ export class EventLogWriter {
     try {
       let failures = 0;
       while (this.pending.length > 0 && !this.stopped) {
+        // A burst of events goes in one write; so do the events of a busy run's next few ms.
+        const wait = this.lastWrite + WRITE_EVERY_MS - performance.now();
+        await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+        if (this.pending.length === 0 || this.stopped) break;
+        this.lastWrite = performance.now();
         const batch = this.pending;
         this.pending = [];
         for (const entry of batch) this.encode(entry);
@@ -118,7 +130,8 @@ export class EventLogWriter {
 
   private async insert(batch: Pending[]): Promise<void> {
     await this.pool.query(
-      `WITH rows AS (
+      prepared(
+        `WITH rows AS (
          SELECT k, b, o FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(k, b, o)
        ), ins AS (
          INSERT INTO ${SCHEMA}.events (run_id, key, body)
@@ -126,7 +139,8 @@ export class EventLogWriter {
          ON CONFLICT (run_id, key) DO NOTHING
        )
        SELECT pg_notify('${EVENTS_CHANNEL}', $1)`,
-      [this.runId, batch.map((e) => e.key), batch.map((e) => JSON.stringify(e.body))],
+        [this.runId, batch.map((e) => e.key), batch.map((e) => JSON.stringify(e.body))],
+      ),
     );
   }
 }

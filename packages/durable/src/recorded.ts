@@ -1,8 +1,5 @@
-import type { Pool } from 'pg';
 import { isObservable, lastValueFrom, type Observable } from 'rxjs';
-import { whileUnavailable } from './db-retry.js';
-import type { RunControl } from './run-control.js';
-import { SCHEMA } from './schema.js';
+import type { RunRecords } from './run-records.js';
 
 /** A value, a promise of it, or an Observable whose last value it is (a guardrail's answer). */
 export type Eventually<T> = T | PromiseLike<T> | Observable<T>;
@@ -16,28 +13,11 @@ export async function settled<T>(input: Eventually<T>): Promise<T> {
  * A step of a durable run that is not a DBOS step: its answer is stored in `records` under
  * (run id, `key`), and a replay that finds it returns it without doing the work again. `key`
  * names the work and its place in the run (a guardrail, the call or message count it checked),
- * so work done in parallel finds its own record. The first answer stored wins.
+ * so work done in parallel finds its own record. The first answer stored wins. The records are
+ * those the execution read when it started and those it stored since (`RunRecords`).
  */
-export async function recorded<T>(
-  control: RunControl,
-  pool: Pool,
-  key: string,
-  work: () => Promise<T>,
-): Promise<T> {
-  const query = <R extends object>(sql: string, values: unknown[]) =>
-    whileUnavailable(control, () => pool.query<R>(sql, values));
-  const found = await query<{ value: { v: T } }>(
-    `SELECT value FROM ${SCHEMA}.records WHERE run_id = $1 AND key = $2`,
-    [control.runId, key],
-  );
-  const record = found.rows[0];
-  if (record) return record.value.v;
-  const value = await work();
-  const stored = await query<{ value: { v: T } }>(
-    `INSERT INTO ${SCHEMA}.records (run_id, key, value) VALUES ($1, $2, $3)
-     ON CONFLICT (run_id, key) DO UPDATE SET value = ${SCHEMA}.records.value
-     RETURNING value`,
-    [control.runId, key, JSON.stringify({ v: value ?? null })],
-  );
-  return stored.rows[0]?.value.v ?? value;
+export async function recorded<T>(records: RunRecords, key: string, work: () => Promise<T>): Promise<T> {
+  const found = records.value<T>(key);
+  if (found) return found.v;
+  return records.store(key, await work());
 }

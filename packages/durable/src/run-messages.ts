@@ -1,6 +1,7 @@
 import { turnOperator, type LoopOperator, type MessageQueue, type UserInput } from '@rxagent/core';
 import type { Pool } from 'pg';
 import { whileUnavailable } from './db-retry.js';
+import { prepared } from './prepared.js';
 import type { RunControl } from './run-control.js';
 import { SCHEMA } from './schema.js';
 
@@ -55,7 +56,8 @@ async function take(
   // One statement: a step after this one already took its messages (`later`) means a replay,
   // which takes only what this step took; otherwise the step takes what came and says so.
   const { rows } = await pool.query<{ kind: RunMessageKind; body: UserInput }>(
-    `WITH later AS (
+    prepared(
+      `WITH later AS (
        SELECT 1 FROM ${SCHEMA}.records
        WHERE run_id = $1 AND key = 'messages-taken' AND (value->>'v')::int >= $2
      ), taken AS (
@@ -71,7 +73,8 @@ async function take(
        SELECT seq, kind, body FROM ${SCHEMA}.run_messages WHERE run_id = $1 AND delivered_step = $2
        UNION ALL SELECT seq, kind, body FROM taken
      ) AS rows ORDER BY seq`,
-    [runId, step],
+      [runId, step],
+    ),
   );
   return rows;
 }

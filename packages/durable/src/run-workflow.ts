@@ -1,10 +1,12 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { currentOwnerXid } from '@dbos-inc/dbos-sdk/internal/context';
 import { runAgent, type StopReason } from '@rxagent/core';
 import { durableRunConfig, type ConfigEnv } from './durable-config.js';
 import type { AgentEndEvent } from '@rxagent/core/events';
 import { DurableUsageError } from './durable-errors.js';
 import { EventLogWriter } from './event-log.js';
 import { RunControl } from './run-control.js';
+import { RunRecords } from './run-records.js';
 import type { DurableRunSpec } from './run-spec.js';
 
 /** The name under which every worker registers the run workflow. */
@@ -23,11 +25,10 @@ export interface WorkflowEnv extends ConfigEnv {
 
 /**
  * The body of a durable run: the ordinary `runAgent` loop with its two seams made durable (the
- * model through `durableModel`, a DBOS step per call; tools through `durableToolStep` and
- * approvals through `durableApprover`, rows keyed by the run-unique call id), its events
- * written to the run's log. DBOS matches a replay's steps by the order they are issued: only
- * model calls are DBOS steps, and they come one at a time, so tool calls may run in parallel
- * (`toolConcurrency`) and finish in any order.
+ * model through `durableModel`, a record per call in the order the calls come, one at a time;
+ * tools through `durableToolStep` and approvals through `durableApprover`, rows keyed by the
+ * run-unique call id, so tool calls may run in parallel and finish in any order), its events
+ * written to the run's log. The execution reads the run's records once, when it starts.
  */
 export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promise<RunSummary> {
   const runId = DBOS.workflowID;
@@ -38,10 +39,14 @@ export async function executeRun(env: WorkflowEnv, spec: DurableRunSpec): Promis
       `This worker does not register the model "${spec.model}": every worker must register the same models and tools.`,
     );
   }
+  const ownerXid = currentOwnerXid(runId);
+  if (ownerXid === undefined) throw new DurableUsageError('executeRun found no DBOS ownership token.');
   const control = new RunControl(runId, new EventLogWriter(env.pool, runId, model.secrets));
   env.active.set(runId, control);
   try {
-    const config = durableRunConfig(env, spec, control);
+    const records = new RunRecords(control, env.pool);
+    await records.load();
+    const config = durableRunConfig(env, spec, control, records, ownerXid);
     const end = await new Promise<AgentEndEvent | undefined>((resolve, reject) => {
       let last: AgentEndEvent | undefined;
       control.fenced.then(() => resolve(undefined), reject);

@@ -3,6 +3,9 @@ import type { Pool } from 'pg';
 /** The schema of rxagent's own tables, beside DBOS's `dbos` schema in the same database. */
 export const SCHEMA = 'rxagent_durable';
 
+/** The schema of DBOS's own tables (its default), where each workflow's status and owner are. */
+export const DBOS_SCHEMA = 'dbos';
+
 /** Channel notified with a run id whenever that run's event log grows. */
 export const EVENTS_CHANNEL = 'rxagent_durable_events';
 

@@ -155,8 +155,10 @@ export function checkCapabilities(spec: DurableRunSpec, known: RegisteredNames):
     );
   if (spec.steeringMode !== undefined && spec.steeringMode !== 'after-turn') {
     fail(
-      `Durable runs do not support steeringMode ${JSON.stringify(spec.steeringMode)}: steering is delivered after ` +
-        "the step's tool calls ('after-turn'), at a step the run records, so a replay delivers it at the same point.",
+      `Durable runs do not support steeringMode ${JSON.stringify(spec.steeringMode)}: where an interrupt lands ` +
+        'depends on timing a replay after a crash cannot repeat. Use the queue mode, ' +
+        "steeringMode 'after-turn' (or leave it out: it is the default of durable runs): messages wait for the end " +
+        'of the step, a point the run records, so a replay delivers them at the same place.',
     );
   }
   if (

@@ -10,6 +10,9 @@ import type { EventListener } from './event-listener.js';
 /** How long a watcher waits for the end of a run cancelled while it ran (its worker logs it). */
 const CANCEL_GRACE_MS = 5000;
 
+/** Rows a watcher reads at once. */
+const READ_LIMIT = 1000;
+
 const TERMINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
 /** Where a watcher reads a run from. */
@@ -34,9 +37,15 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
     const decoder = createWireDecoder();
     let stopped = false;
     let wake: (() => void) | undefined;
-    const unlisten = source.listener.on(runId, () => wake?.());
+    // A notification that came while the log was being read: read again at once.
+    let notified = false;
+    const unlisten = source.listener.on(runId, () => {
+      notified = true;
+      wake?.();
+    });
     const sleep = () =>
       new Promise<void>((resolve) => {
+        if (notified) return resolve();
         source.listener.reconnect();
         const timer = setTimeout(resolve, source.pollMs);
         wake = () => {
@@ -69,8 +78,9 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
       let endedSince: number | undefined;
       while (!stopped) {
         let rows;
+        notified = false;
         try {
-          rows = await readLog(source.pool, runId, after);
+          rows = await readLog(source.pool, runId, after, READ_LIMIT);
         } catch {
           await sleep(); // the database is restarting: keep the place and read again
           continue;
@@ -81,6 +91,8 @@ export function watchLog(source: LogSource, runId: string): Observable<AgentEven
         }
         if (rows.length > 0) {
           idle = 0;
+          // A full page may have more behind it; otherwise the next rows come with a notification.
+          if (rows.length < READ_LIMIT) await sleep();
           continue;
         }
         // Nothing new: a run that ended without an agent-end (cancelled before it ran, failed
