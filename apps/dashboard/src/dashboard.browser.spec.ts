@@ -7,6 +7,7 @@ import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import type { ScriptedTiming } from './paced-model.js';
 import { scriptedRunFactory } from './scripted-runs.js';
+import { inOrder, WATCH_CARDS } from './card-watch.test.js';
 
 // Drives the real page in Debian's Chromium (headless) against a real server. The runs are
 // scripted with short, seeded latencies so the whole file takes a few seconds.
@@ -71,25 +72,6 @@ afterAll(async () => {
  * Records, in the page, every phase each card shows, the tools it showed (name and progress)
  * and whether text streamed. Plain JS as a string: the repo's type-check has no DOM lib.
  */
-const WATCH_CARDS = `
-  window.dash = { phases: {}, tools: {}, streamed: {} };
-  new MutationObserver(function (records) {
-    records.forEach(function (record) {
-      var node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
-      var card = node && node.closest('.run');
-      if (!card) return;
-      var id = card.dataset.runId;
-      var phases = window.dash.phases[id] = window.dash.phases[id] || [];
-      if (phases[phases.length - 1] !== card.dataset.phase) phases.push(card.dataset.phase);
-      var tools = window.dash.tools[id] = window.dash.tools[id] || [];
-      card.querySelectorAll('li.tool').forEach(function (li) {
-        var label = li.dataset.toolName + ':' + li.querySelector('.progress-label').textContent;
-        if (tools.indexOf(label) < 0) tools.push(label);
-      });
-      if (card.querySelector('pre.stream').textContent) window.dash.streamed[id] = true;
-    });
-  }).observe(document.getElementById('runs'), { subtree: true, childList: true, characterData: true, attributes: true });
-`;
 
 function watched<T>(what: 'phases' | 'tools' | 'streamed', id: string): Promise<T> {
   return page.evaluate<T>(`window.dash.${what}[${JSON.stringify(id)}]`);
@@ -103,13 +85,6 @@ async function startFromPage(scenario: string, id: string): Promise<void> {
 
 const card = (id: string) => `[data-run-id="${id}"]`;
 const phasesOf = async (id: string) => (await watched<string[] | undefined>('phases', id)) ?? [];
-
-/** True when `wanted` appears in `list` in this order (other values may come between). */
-function inOrder(list: string[], wanted: string[]): boolean {
-  let i = 0;
-  for (const value of list) if (value === wanted[i]) i++;
-  return i === wanted.length;
-}
 
 describe('dashboard in Chromium', () => {
   it('shows live runs, takes approvals and rejections, and aborts a run', async () => {
