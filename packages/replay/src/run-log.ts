@@ -137,6 +137,11 @@ export class RunLog {
     return this.snapshotLines;
   }
 
+  /** Snapshot `index` as logged (its messages as a change to the previous one's). @internal */
+  loggedSnapshot(index: number): LoggedSnapshot | undefined {
+    return this.snapshotLines[index]?.logged;
+  }
+
   /** Snapshot `index` (see `snapshots`), whole, as `turn.snapshot()` gave it. */
   snapshot(index: number): RunSnapshot {
     const line = this.snapshotLines[index];
