@@ -98,6 +98,8 @@ describe('recordRun', () => {
       expect(timeless(lines)).toEqual(timeless(memory.lines));
       const events = await eventsOf(replayRun(readRunLog(lines), { speed: Infinity }));
       expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'completed' });
+      // The same run as the memory log's, event for event.
+      expect(events).toEqual(await eventsOf(replayRun(readRunLog(memory.lines), { speed: Infinity })));
     }
     sqlite.close();
   });
