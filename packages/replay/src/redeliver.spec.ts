@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tap } from 'rxjs';
-import { MessageQueue, runAgent, type AgentEvent, type ChatRequest } from '@rxagent/core';
+import { NEVER, tap } from 'rxjs';
+import { z } from 'zod';
+import { MessageQueue, runAgent, tool, type AgentEvent, type ChatRequest } from '@rxagent/core';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { comparable, diffRuns } from './diff-runs.js';
 import { forkRun } from './fork-run.js';
@@ -10,6 +11,7 @@ import { recordRun } from './record-run.js';
 import { recordedArrivals } from './recorded-messages.js';
 import { readRunLogFile } from './read-run-log.js';
 import { replaySuite, rerunRecording } from './replay-suite.js';
+import type { RunLog } from './run-log.js';
 import { fileLog } from './run-log-sink.js';
 import { countingTools, eventsOf, plain, still } from './run-fixtures.test.js';
 
@@ -105,6 +107,45 @@ describe('steering and follow-up messages of a recording', () => {
       requests.map(({ system: _system, ...rest }) => comparable(rest));
     expect(thorough.map((r) => r.system)).toEqual(Array(5).fill('Be thorough.'));
     expect(bodies(thorough)).toEqual(bodies(log.requests()));
+  });
+
+  it('come again as the call they cancelled starts: the call is cancelled again', async () => {
+    const steering = new MessageQueue();
+    const { tools } = countingTools();
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits',
+      parameters: z.object({}),
+      interrupt: 'cancel',
+      execute: () => NEVER,
+    });
+    const model = scriptedModel([
+      toolCallTurn([
+        { id: 'w1', name: 'wait', args: {} },
+        { id: 'c1', name: 'lookup', args: { n: 1 } },
+      ]),
+      textTurn('Stopped waiting.'),
+    ]);
+    const run$ = runAgent({
+      model,
+      tools: [...tools, wait],
+      prompt: 'Wait.',
+      steering$: steering,
+      scheduler: still,
+    });
+    await eventsOf(
+      recordRun(run$, fileLog(join(dir, 'cancelled.jsonl'))).pipe(
+        tap((e) => e.type === 'tool-start' && e.toolCallId === 'w1' && steering.push('Stop waiting.')),
+      ),
+    );
+    const log = readRunLogFile(join(dir, 'cancelled.jsonl'));
+    expect(recordedArrivals(log).map((a) => a.point)).toEqual([{ kind: 'tool-start', toolCallId: 'w1' }]);
+    const outcomes = (l: RunLog) =>
+      l.events.flatMap(({ event: e }) => (e.type === 'tool-end' ? [`${e.toolCallId} ${e.outcome}`] : []));
+    expect(outcomes(log)).toEqual(['w1 cancelled', 'c1 skipped']);
+    const rerun = rerunRecording(log, { tools: [...tools, wait] });
+    expect(outcomes(rerun)).toEqual(outcomes(log));
+    expect(diffRuns(log, rerun).firstDifferentRequest).toBeUndefined();
   });
 
   it('come again in a fork made before they came, at the same points; not with redeliver: false', async () => {
