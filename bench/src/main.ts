@@ -27,8 +27,9 @@ import { subscriptionsRows } from './subscriptions-rows.js';
 import { benchCodec, benchLongLine, benchWireBytes } from './wire-bench.js';
 import { codecRows, dashboardPostRows, longLineRows, wireBytesRows } from './wire-rows.js';
 import { benchDashboardPost } from './dashboard-bench.js';
-import { benchReplay } from './replay-bench.js';
-import { replayRows } from './replay-rows.js';
+import { benchForkStart } from './fork-start-bench.js';
+import { benchReplay, recordToolLoop } from './replay-bench.js';
+import { forkStartRows, replayRows } from './replay-rows.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -176,15 +177,23 @@ const BENCHMARKS = {
     rows.push(...dashboardPostRows(post));
   },
   replay: async (rows: Row[], raw: Record<string, unknown>) => {
-    const results = [];
-    for (const steps of [1_000, 2_000]) {
-      const n = steps.toLocaleString('en-US');
-      results.push(
-        await timed(`replay of a recorded ${n}-step run, fork start at its middle`, () => benchReplay(steps)),
+    const logs: { steps: number; lines: readonly string[] }[] = [];
+    for (const steps of [1_000, 2_000, 4_000]) {
+      const lines = await timed(`recording a ${steps.toLocaleString('en-US')}-step run`, () =>
+        Promise.resolve().then(() => recordToolLoop(steps)),
       );
+      logs.push({ steps, lines });
     }
-    raw.replay = results;
-    rows.push(...replayRows(results));
+    const results = [];
+    for (const { steps, lines } of logs.slice(0, 2)) {
+      const n = steps.toLocaleString('en-US');
+      results.push(await timed(`replay of a recorded ${n}-step run`, () => benchReplay(steps, lines)));
+    }
+    const forks = await timed('fork start at the middle of 1,000, 2,000, 4,000-step logs', () =>
+      benchForkStart(logs),
+    );
+    raw.replay = { results, forks };
+    rows.push(...replayRows(results), ...forkStartRows(forks));
   },
   durable: async (rows: Row[], raw: Record<string, unknown>) => {
     // The worker entry is compiled next to this file. PostgreSQL and the workers are stopped

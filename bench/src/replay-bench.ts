@@ -1,7 +1,7 @@
-import { Observable, queueScheduler } from 'rxjs';
-import { runAgent, type AgentEvent, type ChatModel, type ModelEvent } from '@rxagent/core';
-import { forkRun, memoryLog, readRunLog, recordRun, replayRun } from '@rxagent/replay';
-import { backToBack, medianFigure, medianOf, perSecond } from './measure.js';
+import { queueScheduler, type Observable } from 'rxjs';
+import { runAgent, type AgentEvent } from '@rxagent/core';
+import { memoryLog, readRunLog, recordRun, replayRun } from '@rxagent/replay';
+import { backToBack, medianFigure, perSecond } from './measure.js';
 import { noopTool, toolLoopModel } from './models/tool-loop-model.js';
 
 /**
@@ -20,10 +20,6 @@ export interface ReplayResult {
   originalEventsPerSecond: number;
   /** The same run replayed from its log's lines (reading them included), events per second. */
   replayEventsPerSecond: number;
-  /** Reading the log, then `forkRun` at the middle step until the fork's first model request. */
-  forkStartMs: number;
-  /** Of it, `forkRun` alone (the log already read). */
-  forkOnlyMs: number;
 }
 
 /** Counts a run's events (it completes synchronously). */
@@ -33,42 +29,40 @@ function count(run$: Observable<AgentEvent>): number {
   return events;
 }
 
-/** A model that stops the clock at its first request and answers nothing more. */
-function firstRequestModel(onRequest: () => void): ChatModel {
-  return {
-    provider: 'memory',
-    modelId: 'tool-loop-model',
-    stream: () =>
-      new Observable<ModelEvent>(() => {
-        onRequest();
-      }),
-  };
+const config = (steps: number) => ({
+  model: toolLoopModel(steps),
+  tools: [noopTool],
+  prompt: 'go',
+  maxSteps: steps + 1,
+  scheduler: queueScheduler,
+});
+
+/**
+ * Records a run of `steps` no-op tool steps (`recordRun` to a `memoryLog`): the log's lines.
+ *
+ * @example
+ * const lines = recordToolLoop(1_000);
+ */
+export function recordToolLoop(steps: number): readonly string[] {
+  const sink = memoryLog();
+  count(recordRun(runAgent(config(steps)), sink));
+  return sink.lines;
 }
 
 /**
- * Records a run of `steps` no-op tool steps, then measures: the original run's events/s beside
- * its replay's (from the log's lines, reading included), and the start of a fork at the middle
- * step (reading the log, `forkRun`, the resumed run up to its first model request).
+ * Measures a recorded run of `steps` no-op tool steps (its log's `lines`, `recordToolLoop`):
+ * the original run's events/s beside its replay's (from the log's lines, reading included).
+ * The fork start is `benchForkStart`'s.
  *
  * @example
- * rows.push(...replayRows(await benchReplay(1_000)));
+ * rows.push(...replayRows([await benchReplay(1_000, recordToolLoop(1_000))]));
  */
-export async function benchReplay(steps: number): Promise<ReplayResult> {
-  const config = () => ({
-    model: toolLoopModel(steps),
-    tools: [noopTool],
-    prompt: 'go',
-    maxSteps: steps + 1,
-    scheduler: queueScheduler,
-  });
-  const sink = memoryLog();
-  const events = count(recordRun(runAgent(config()), sink));
-  const lines = sink.lines;
+export async function benchReplay(steps: number, lines: readonly string[]): Promise<ReplayResult> {
   const rounds = await backToBack(
     {
       original: () => {
         const start = performance.now();
-        const n = count(runAgent(config()));
+        const n = count(runAgent(config(steps)));
         return perSecond(n, performance.now() - start);
       },
       replay: () => {
@@ -79,29 +73,12 @@ export async function benchReplay(steps: number): Promise<ReplayResult> {
     },
     { runs: 7, warmup: 2, budgetMs: 15_000 },
   );
-  const at = { step: Math.floor(steps / 2) };
-  const forkStart = (withReading: boolean) => {
-    const read = withReading ? undefined : readRunLog(lines);
-    let end = 0;
-    const model = firstRequestModel(() => (end = performance.now()));
-    const start = performance.now();
-    const log = read ?? readRunLog(lines);
-    const subscription = forkRun(log, {
-      at,
-      config: { model, tools: [noopTool], maxSteps: steps + 1 },
-    }).subscribe();
-    subscription.unsubscribe();
-    if (end === 0) throw new Error('The fork made no model request.');
-    return end - start;
-  };
   return {
     steps,
-    events,
+    events: readRunLog(lines).events.length,
     logLines: lines.length,
     logBytes: lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
     originalEventsPerSecond: medianFigure(rounds, 'original'),
     replayEventsPerSecond: medianFigure(rounds, 'replay'),
-    forkStartMs: await medianOf(() => forkStart(true), { runs: 7, warmup: 2 }),
-    forkOnlyMs: await medianOf(() => forkStart(false), { runs: 7, warmup: 2 }),
   };
 }

@@ -72,3 +72,5 @@ export { redactError } from './errors/redact-error.js';
 export { checkSessionWrite } from './session/check-session-write.js';
 export type { InstrumentedRequest } from './turn/instrumented-request.js';
 export { attachInstrument } from './loop/attach-instrument.js';
+// What a steering message does to a tool batch (a recording's re-delivery finds where it came).
+export { CANCELLED_FOR_STEERING_TEXT, SKIPPED_FOR_STEERING_TEXT } from './operators/tool-batch.js';

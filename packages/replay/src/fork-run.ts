@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
 import { resumeRun, type AgentEvent, type ResumeRunConfig } from '@rxagent/core';
 import { applyEdit, type ForkEdit } from './fork-edit.js';
+import { recordedArrivals } from './recorded-messages.js';
+import { withRecordedMessages } from './redeliver.js';
 import { ForkError } from './replay-errors.js';
 import type { ForkLineage } from './run-log-format.js';
 import type { LoggedSnapshotInfo, RunLog } from './run-log.js';
@@ -28,6 +30,12 @@ export interface ForkOptions {
   config: ResumeRunConfig;
   /** The fork's run id (default a random UUID). */
   runId?: string;
+  /**
+   * Re-deliver the messages the original got through `steering$` / `followUp$` after the fork
+   * point, at the points where they came (default true). Those it got up to the fork point are
+   * in the snapshot either way (delivered, or waiting).
+   */
+  redeliver?: boolean;
 }
 
 /**
@@ -93,6 +101,10 @@ function snapshotAt(log: RunLog, at: ForkPoint): LoggedSnapshotInfo {
  * has its own run id and its lineage (`parentRunId`, `forkedAt`); recorded with `recordRun`, its
  * log's header carries it.
  *
+ * The messages the original got through `steering$` / `followUp$` after the fork point come
+ * again at the same points (the step, and where in it: see `recordedArrivals`), beside the
+ * config's own sources; `redeliver: false` leaves them out. An edit does not replace them.
+ *
  * A fork point that does not exist, or an edit that does not fit it, throws a `ForkError` at
  * once, before any model call. The fork is `resumeRun`'s: `config` supplies the model and tools
  * again (a tool the snapshot names and `config` lacks is a `RunSnapshotError` on subscribe).
@@ -126,5 +138,6 @@ export function forkRun(log: RunLog, options: ForkOptions): ForkedRun {
     forkedAt: { step: point.step, seq: point.afterSeq },
     edit: options.edit?.kind ?? 'none',
   };
-  return Object.assign(resumeRun(snapshot, config), { lineage });
+  const arrivals = options.redeliver === false ? [] : recordedArrivals(log, point.index);
+  return Object.assign(resumeRun(snapshot, withRecordedMessages(config, arrivals)), { lineage });
 }

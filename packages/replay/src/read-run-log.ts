@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { EVENT_LINE, parseLine, seqOf, type EventLines } from './event-lines.js';
+import { callOf, LazyLines } from './lazy-lines.js';
 import { RunLogFormatError, RunLogVersionError } from './replay-errors.js';
 import {
   RUN_LOG_FORMAT,
@@ -10,6 +11,8 @@ import {
   type RunLogLine,
 } from './run-log-format.js';
 import { RunLog, type RunLogCut, type SnapshotLine } from './run-log.js';
+
+const REQUEST_LINE = '{"kind":"request",';
 
 function header(first: string | undefined): RunLogHeader {
   const value = first === undefined ? undefined : parseLine(first);
@@ -42,8 +45,15 @@ export function readRunLog(source: string | readonly string[]): RunLog {
   const head = header(all[0]);
   const eventTexts: string[] = [];
   const eventNumbers: number[] = [];
-  const requests: { at: number; request: LoggedRequest }[] = [];
-  const responses: RecordedResponse[] = [];
+  // Requests and answers are parsed when first asked for (a fork needs neither).
+  const requests = new LazyLines((line) => {
+    const { at, request } = line as { at: number; request: LoggedRequest };
+    return { at, request };
+  });
+  const responses = new LazyLines<RecordedResponse>((line) => {
+    const { kind: _kind, at: _at, ...response } = line as RunLogLine & { kind: 'response' };
+    return response;
+  });
   const snapshots: SnapshotLine[] = [];
   let end: RunLog['end'];
   let cut: RunLogCut | undefined;
@@ -54,6 +64,11 @@ export function readRunLog(source: string | readonly string[]): RunLog {
     if (text.startsWith(EVENT_LINE) && !(last && parseLine(text) === undefined)) {
       eventTexts.push(text);
       eventNumbers.push(i + 1);
+      continue;
+    }
+    const call = last ? undefined : callOf(text);
+    if (call !== undefined) {
+      (text.startsWith(REQUEST_LINE) ? requests : responses).keep(call, text, i + 1);
       continue;
     }
     const line = parseLine(text) as RunLogLine | undefined;
@@ -70,13 +85,11 @@ export function readRunLog(source: string | readonly string[]): RunLog {
         eventNumbers.push(i + 1);
         break;
       case 'request':
-        requests[line.call] = { at: line.at, request: line.request };
+        requests.keep(line.call, text, i + 1);
         break;
-      case 'response': {
-        const { kind: _kind, at: _at, ...response } = line;
-        responses[line.call] = response;
+      case 'response':
+        responses.keep(line.call, text, i + 1);
         break;
-      }
       case 'snapshot':
         snapshots.push({
           index: snapshots.length,

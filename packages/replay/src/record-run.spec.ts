@@ -98,6 +98,8 @@ describe('recordRun', () => {
       expect(timeless(lines)).toEqual(timeless(memory.lines));
       const events = await eventsOf(replayRun(readRunLog(lines), { speed: Infinity }));
       expect(events.at(-1)).toMatchObject({ type: 'agent-end', reason: 'completed' });
+      // The same run as the memory log's, event for event.
+      expect(events).toEqual(await eventsOf(replayRun(readRunLog(memory.lines), { speed: Infinity })));
     }
     sqlite.close();
   });
@@ -153,6 +155,18 @@ describe('recordRun', () => {
     const read = readRunLog(lines);
     expect(() => read.events).toThrow(RunLogFormatError);
     expect(() => read.events).toThrow(`Line ${event + 1} of the run log is not JSON`);
+    // So are requests and answers (a fork reads neither): a damaged one is named when first used.
+    const request = log.lines.findIndex((l) => l.startsWith('{"kind":"request"') && l.includes('"call":1,'));
+    const answer = log.lines.findIndex((l) => l.startsWith('{"kind":"response"') && l.includes('"call":0,'));
+    const damaged = [...log.lines];
+    damaged[request] = (damaged[request] as string).slice(0, 60);
+    damaged[answer] = (damaged[answer] as string).slice(0, 60);
+    const lazy = readRunLog(damaged);
+    expect(lazy.calls).toBe(3);
+    expect(lazy.request(0).messages).toHaveLength(1);
+    expect(() => lazy.requests()).toThrow(`Line ${request + 1} of the run log is not JSON`);
+    expect(() => lazy.response(0)).toThrow(`Line ${answer + 1} of the run log is not JSON`);
+    expect(lazy.response(1)?.message?.role).toBe('assistant');
   });
 
   it('reads a truncated log up to the cut, and the replay says where it stops', async () => {

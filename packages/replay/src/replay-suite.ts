@@ -7,6 +7,8 @@ import { recordRun } from './record-run.js';
 import { recordedModel } from './recorded-model.js';
 import { recordedApprover, recordedTools } from './recorded-tools.js';
 import { readRunLog, readRunLogFile } from './read-run-log.js';
+import { recordedArrivals } from './recorded-messages.js';
+import { withRecordedMessages } from './redeliver.js';
 import { type RunLog } from './run-log.js';
 import { memoryLog } from './run-log-sink.js';
 
@@ -74,7 +76,9 @@ function inputOf(log: RunLog): { messages: readonly AgentMessage[]; prompt: Agen
 /**
  * Runs one recording again with the current code: a model that answers as the recorded one did
  * (`recordedModel`), the tools answering with the recorded results (`recordedTools`), the recorded
- * approvals, in virtual time — nothing live is called. Returns the new run's log.
+ * approvals, the messages the run got through `steering$` / `followUp$` delivered again at the
+ * points where they came (`config`'s own sources are not used), in virtual time — nothing live
+ * is called. Returns the new run's log.
  *
  * @example
  * const rerun = rerunRecording(log, { tools, system });
@@ -84,9 +88,12 @@ export function rerunRecording(log: RunLog, config: SuiteConfig): RunLog {
   const sink = memoryLog();
   const scheduler = new TestScheduler(() => undefined);
   const { messages, prompt } = inputOf(log);
+  // The recording's steering and follow-up messages, not the config's sources: each comes again
+  // at the point of the step where the original got it.
+  const { steering$: _steering, followUp$: _followUp, ...own } = config;
   scheduler.run(() => {
     const run$ = runAgent({
-      ...config,
+      ...withRecordedMessages(own, recordedArrivals(log)),
       model: recordedModel(log),
       tools: recordedTools(log, config.tools ?? []),
       approver: recordedApprover(log),

@@ -1,5 +1,6 @@
-import type { AgentEvent, ChatRequest, RunSnapshot } from '@rxagent/core';
+import type { AgentEvent, ChatRequest, Message, RunSnapshot } from '@rxagent/core';
 import { decodeEventLines, type EventLines } from './event-lines.js';
+import type { LazyLines } from './lazy-lines.js';
 import type {
   LoggedRequest,
   LoggedSnapshot,
@@ -80,8 +81,8 @@ export class RunLog {
     readonly header: RunLogHeader,
     /** The event lines, decoded on first use (a fork needs only the snapshots). */
     private readonly eventLines: EventLines,
-    private readonly requestLines: readonly { at: number; request: LoggedRequest }[],
-    private readonly responses: readonly RecordedResponse[],
+    private readonly requestLines: LazyLines<{ at: number; request: LoggedRequest }>,
+    private readonly responses: LazyLines<RecordedResponse>,
     private readonly snapshotLines: readonly SnapshotLine[],
     /** How the recording ended: the run completed, failed or was cancelled. */
     readonly end:
@@ -106,20 +107,19 @@ export class RunLog {
 
   /** The model request of call `call` (0-based), whole. */
   request(call: number): ChatRequest {
-    const line = this.requestLines[call];
+    const line = this.requestLines.get(call);
     if (!line) throw new RangeError(`The log holds ${this.calls} model call(s); there is no call ${call}.`);
-    const messages = rebuild(
-      this.requestLines.map((l) => l.request.messages),
-      call,
-    );
-    return { ...line.request, messages };
+    const deltas: MessagesDelta<Message>[] = [];
+    for (let i = 0; i <= call; i++) deltas.push(this.loggedRequest(i).messages);
+    return { ...line.request, messages: rebuild(deltas, call) };
   }
 
   /** Every model request, in order. */
   requests(): ChatRequest[] {
     const out: ChatRequest[] = [];
     const messages: ChatRequest['messages'][number][] = [];
-    for (const { request } of this.requestLines) {
+    for (let call = 0; call < this.calls; call++) {
+      const request = this.loggedRequest(call);
       messages.length = Math.min(messages.length, request.messages.keep);
       messages.push(...request.messages.add);
       out.push({ ...request, messages: messages.slice() });
@@ -129,12 +129,23 @@ export class RunLog {
 
   /** What model call `call` answered (undefined when the log stops first). */
   response(call: number): RecordedResponse | undefined {
-    return this.responses[call];
+    return this.responses.get(call);
+  }
+
+  private loggedRequest(call: number): LoggedRequest {
+    const line = this.requestLines.get(call);
+    if (!line) throw new RangeError(`The log holds no request of model call ${call}.`);
+    return line.request;
   }
 
   /** The snapshots the log holds, one per turn, in order. */
   get snapshots(): readonly LoggedSnapshotInfo[] {
     return this.snapshotLines;
+  }
+
+  /** Snapshot `index` as logged (its messages as a change to the previous one's). @internal */
+  loggedSnapshot(index: number): LoggedSnapshot | undefined {
+    return this.snapshotLines[index]?.logged;
   }
 
   /** Snapshot `index` (see `snapshots`), whole, as `turn.snapshot()` gave it. */
