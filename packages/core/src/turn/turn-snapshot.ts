@@ -4,6 +4,7 @@ import { emptyUsage } from '../messages/usage.js';
 import { MessageQueue, toUserMessage } from './message-queue.js';
 import { RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run-snapshot.js';
 import type { Turn } from './turn.js';
+import { plainMessages, stepPositions } from './snapshot-messages.js';
 
 /** Plain JSON of a value (a copy nobody can change later). */
 function json<T>(value: T): T {
@@ -22,16 +23,14 @@ function queued(queues: readonly MessageQueue[], now: number): UserMessage[] {
  */
 export function snapshotOf(turn: Turn): RunSnapshot {
   const messages = turn.log.sliceFrom(0);
-  const index = new Map<AgentMessage, number>();
-  messages.forEach((m, i) => index.set(m, i));
-  const stepIndexes = turn.steps.map((s) => index.get(s.message) ?? -1);
+  const stepIndexes = stepPositions(turn.log, turn.steps);
   const now = turn.run.scheduler.now();
   const toolResults = turn.toolResults?.length ?? 0;
   const snapshot: RunSnapshot = {
     version: RUN_SNAPSHOT_VERSION,
     runId: turn.run.runId,
     step: turn.step,
-    messages: json(messages),
+    messages: plainMessages(messages),
     priorLength: turn.run.priorLength,
     stepIndexes,
     ...(turn.assistant ? { assistantIndex: messages.length - 1 - toolResults } : {}),
