@@ -112,7 +112,7 @@ export class LogRecorder {
     let keep = Math.min(this.lastSnapshot.length, messages.length);
     if (keep > 0 && JSON.stringify(messages[keep - 1]) !== this.lastSnapshot[keep - 1]) keep = 0;
     const added = messages.slice(keep);
-    this.lastSnapshot = this.lastSnapshot.slice(0, keep);
+    this.lastSnapshot.length = keep;
     for (const m of added) this.lastSnapshot.push(JSON.stringify(m));
     let steps = 0;
     while (steps < this.lastSteps.length && this.lastSteps[steps] === stepIndexes[steps]) steps++;
@@ -133,14 +133,17 @@ export class LogRecorder {
       stream: (request: ChatRequest) =>
         new Observable<ModelEvent>((subscriber) => {
           const call = this.calls++;
-          const { messages, ...rest } = request;
+          const { messages: sent, ...rest } = request;
+          // One native copy of what may be a transcript view, compared natively: reading a
+          // view index by index per request made recording quadratic in practice.
+          const messages = [...sent];
           this.line({
             kind: 'request',
             at: this.at(),
             call,
             request: { ...rest, messages: byIdentity(this.lastRequest, messages) },
           });
-          this.lastRequest = messages.slice();
+          this.lastRequest = messages;
           let count = 0;
           let answered: RecordedResponse | undefined;
           const answer = (response: RecordedResponse) => {

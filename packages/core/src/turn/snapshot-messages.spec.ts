@@ -18,8 +18,8 @@ describe('plainMessages', () => {
   it('gives plain JSON copies, one per message for every snapshot that holds it, that nobody can change', () => {
     const hi = userMessage('hi');
     const answer = assistantMessage([{ type: 'text', text: 'hello' }]);
-    const first = plainMessages([hi]);
-    const second = plainMessages([hi, answer]);
+    const first = plainMessages(AppendLog.of([hi]));
+    const second = plainMessages(AppendLog.of([hi, answer]));
     expect(second).toEqual(JSON.parse(JSON.stringify([hi, answer])));
     expect(second[0]).toBe(first[0]);
     expect(second[0]).not.toBe(hi);
@@ -35,7 +35,7 @@ describe('stepPositions', () => {
     const a = assistantMessage([{ type: 'text', text: 'a' }]);
     const b = assistantMessage([{ type: 'text', text: 'b' }]);
     const full = AppendLog.of([userMessage('go'), a, userMessage('more'), b]);
-    const steps = [{ message: a }, { message: b }] as unknown as StepResult[];
+    const steps = AppendLog.of([{ message: a }, { message: b }] as unknown as StepResult[]);
     expect(stepPositions(full, steps)).toEqual([1, 3]);
     expect(stepPositions(full.prefix(2), steps)).toEqual([1, -1]);
   });

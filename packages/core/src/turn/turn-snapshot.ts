@@ -22,18 +22,17 @@ function queued(queues: readonly MessageQueue[], now: number): UserMessage[] {
  * const snapshot = snapshotOf(turn);
  */
 export function snapshotOf(turn: Turn): RunSnapshot {
-  const messages = turn.log.sliceFrom(0);
-  const stepIndexes = stepPositions(turn.log, turn.steps);
+  const stepIndexes = stepPositions(turn.log, turn.stepLog);
   const now = turn.run.scheduler.now();
   const toolResults = turn.toolResults?.length ?? 0;
   const snapshot: RunSnapshot = {
     version: RUN_SNAPSHOT_VERSION,
     runId: turn.run.runId,
     step: turn.step,
-    messages: plainMessages(messages),
+    messages: plainMessages(turn.log),
     priorLength: turn.run.priorLength,
     stepIndexes,
-    ...(turn.assistant ? { assistantIndex: messages.length - 1 - toolResults } : {}),
+    ...(turn.assistant ? { assistantIndex: turn.log.length - 1 - toolResults } : {}),
     ...(turn.toolResults ? { toolResultCount: toolResults } : {}),
     usage: { ...turn.usage },
     next: json([...turn.next]),
