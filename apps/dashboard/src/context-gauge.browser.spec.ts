@@ -1,18 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { contextEngine } from '@rxagent/context';
 import { jsonSchema, tool, type ChatRequest } from '@rxagent/core';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import type { ModelFactory, RunRecipe, RunRequest } from './run-factory.js';
+import { launchChromium } from './chromium-kit.test.js';
 
 // The context gauge of a run card, in Debian's Chromium against a real server: a 120-step run
 // with @rxagent/context's engine in an 8,000-token window (its summaries paced so "compacting…"
 // shows), next to a run without a context manager (no gauge).
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const WAIT = { timeout: 20_000 };
 const STEPS = 120;
@@ -95,20 +95,8 @@ let page: Page;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
-  }
   dashboard = await startDashboard({ host: '127.0.0.1', port: 0, modelFactory: factory });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());

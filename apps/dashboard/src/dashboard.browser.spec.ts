@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { asyncScheduler } from 'rxjs';
 import { Agent, jsonSchema, tool } from '@rxagent/core';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
@@ -8,12 +8,12 @@ import { startDashboard, type Dashboard } from './dashboard-server.js';
 import type { ScriptedTiming } from './paced-model.js';
 import { scriptedRunFactory } from './scripted-runs.js';
 import { inOrder, WATCH_CARDS } from './card-watch.test.js';
+import { launchChromium, RECORD_CSP_VIOLATIONS } from './chromium-kit.test.js';
 
 // Drives the real page in Debian's Chromium (headless) against a real server. The runs are
 // scripted with short, seeded latencies so the whole file takes a few seconds.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const TIMING: ScriptedTiming = { firstEventMs: [20, 60], deltaMs: [3, 8], toolMs: [150, 300] };
 const WAIT = { timeout: 15_000 };
@@ -25,42 +25,19 @@ const requests: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the dashboard browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   dashboard = await startDashboard({
     host: '127.0.0.1',
     port: 0,
     modelFactory: scriptedRunFactory({ timing: TIMING, seed: 11 }),
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
   page.on('request', (req) => requests.push(`${req.method()} ${new URL(req.url()).pathname}`));
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   // Records every CSP violation the page reports (before any of its own script runs).
-  await page.addInitScript(
-    `window.cspViolations = [];
-     document.addEventListener('securitypolicyviolation', function (e) {
-       window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI);
-     });`,
-  );
+  await page.addInitScript(RECORD_CSP_VIOLATIONS);
 });
 
 afterAll(async () => {

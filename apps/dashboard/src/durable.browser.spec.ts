@@ -1,18 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { durableRuns, startWorker, type DurableRuns, type DurableWorker } from '@rxagent/durable';
 import { startPostgres, type PostgresServer } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import { appendTools, linesOf, planModel } from './durable-fixture.test.js';
+import { launchChromium, RECORD_CSP_VIOLATIONS } from './chromium-kit.test.js';
 
 // Durable runs in the real page (Debian's Chromium): a real PostgreSQL, a durable worker in
 // this process, runs started with the durable client (as any other process would start them),
 // attached from the page's form, and approved, rejected and aborted with the page's buttons.
 jest.setTimeout(120_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const WAIT = { timeout: 30_000 };
 const TOOLS = ['append_line', 'guarded_append'];
@@ -28,12 +28,6 @@ let file: string;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the dashboard browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   pg = await startPostgres();
   dir = mkdtempSync(path.join(tmpdir(), 'rxagent-dashboard-durable-'));
   file = path.join(dir, 'lines.txt');
@@ -46,27 +40,10 @@ beforeAll(async () => {
   });
   runs = await durableRuns({ databaseUrl: pg.url, pollIntervalMs: 50 });
   dashboard = await startDashboard({ durable: runs, throttleMs: 20 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   page.on('request', (req) => requests.push(`${req.method()} ${new URL(req.url()).pathname}`));
-  await page.addInitScript(
-    `window.cspViolations = [];
-     document.addEventListener('securitypolicyviolation', function (e) {
-       window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI);
-     });`,
-  );
+  await page.addInitScript(RECORD_CSP_VIOLATIONS);
 });
 
 afterAll(async () => {

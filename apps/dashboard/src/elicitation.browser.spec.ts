@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { asyncScheduler, map } from 'rxjs';
 import { Agent, contentText, tool } from '@rxagent/core';
 import type { ElicitationSchema } from '@rxagent/core/elicitation';
@@ -7,12 +6,12 @@ import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { z } from 'zod';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import { scriptedRunFactory } from './scripted-runs.js';
+import { launchChromium } from './chromium-kit.test.js';
 
 // A tool's elicitation (an MCP server asking for a form) in the real page, in Debian's
 // Chromium: the form is drawn from the request, filled and submitted like a person would.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 
 let dashboard: Dashboard;
@@ -65,24 +64,12 @@ const toolText = (agent: Agent) =>
   agent.messages.flatMap((m) => (m.role === 'tool' ? [contentText(m)] : [])).join('\n');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
-  }
   dashboard = await startDashboard({
     host: '127.0.0.1',
     port: 0,
     modelFactory: scriptedRunFactory({ seed: 5 }),
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import type { ScriptedTiming } from './paced-model.js';
 import { scriptedRunFactory } from './scripted-runs.js';
+import { launchChromium, RECORD_CSP_VIOLATIONS } from './chromium-kit.test.js';
 
 // Fork here and Compare in Debian's Chromium against a real server: a scripted research run,
 // "Fork here" on its search_docs row, the result edited in the editor, the fork's card live to
@@ -11,7 +12,6 @@ import { scriptedRunFactory } from './scripted-runs.js';
 // edited result marked as where they diverge. Waits are on the DOM, never on a timer.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const TIMING: ScriptedTiming = { firstEventMs: [20, 60], deltaMs: [3, 8], toolMs: [150, 300] };
 const WAIT = { timeout: 15_000 };
@@ -23,36 +23,16 @@ let page: Page;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the fork browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   dashboard = await startDashboard({
     host: '127.0.0.1',
     port: 0,
     throttleMs: 20,
     modelFactory: scriptedRunFactory({ timing: TIMING, seed: 5 }),
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
   page.on('request', (req) => requests.push(`${req.method()} ${new URL(req.url()).pathname}`));
-  await page.addInitScript(
-    `window.cspViolations = [];
-     document.addEventListener('securitypolicyviolation', function (e) {
-       window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI);
-     });`,
-  );
+  await page.addInitScript(RECORD_CSP_VIOLATIONS);
 });
 
 afterAll(async () => {

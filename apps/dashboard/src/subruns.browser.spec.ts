@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { map, timer } from 'rxjs';
 import { z } from 'zod';
 import { contextEngine } from '@rxagent/context';
@@ -8,12 +8,12 @@ import { Agent, tool, userMessage, type AgentMessage } from '@rxagent/core';
 import { subagentTool } from '@rxagent/subagents';
 import { assistantMessage, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
+import { launchChromium } from './chromium-kit.test.js';
 
 // A parent agent delegates two tasks in parallel to scout sub-agents; the real page, in
 // Debian's Chromium, must show both sub-runs nested under the parent's `subagent` call, live.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const WAIT = { timeout: 15_000 };
 
@@ -22,23 +22,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the dashboard browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   dashboard = await startDashboard({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
 

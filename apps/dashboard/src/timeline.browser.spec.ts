@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { map, timer } from 'rxjs';
 import { z } from 'zod';
 import { Agent, RateLimitError, tool } from '@rxagent/core';
 import { errorTurn, scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
+import { launchChromium } from './chromium-kit.test.js';
 
 // The run timeline in Debian's Chromium against a real server: a finished multi-tool run
 // (a retried model call, two tools side by side, one waiting for approval), its rows and bar
@@ -13,7 +14,6 @@ import { startDashboard, type Dashboard } from './dashboard-server.js';
 // run that priced no call, a row clicked open, and a screenshot kept as a test artifact.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const WAIT = { timeout: 15_000 };
 const LONG_RESULT = Array.from(
@@ -26,23 +26,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the timeline browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   dashboard = await startDashboard({ host: '127.0.0.1', port: 0, throttleMs: 20 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
 });
 
