@@ -5,30 +5,20 @@ import { diffRuns } from '@rxagent/replay';
 import { scriptedModel, textTurn } from '@rxagent/testing';
 import { startDashboard, type Dashboard } from './dashboard-server.js';
 import type { ForkView } from './fork-view.js';
-import type { ScriptedTiming } from './paced-model.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { scriptedRunFactory } from './scripted-runs.js';
-
-const FAST: ScriptedTiming = { firstEventMs: [0, 2], deltaMs: [0, 1], toolMs: [2, 6] };
+import { FAST, post as postTo, scriptedDashboard } from './route-kit.test.js';
 
 let dashboard: Dashboard;
 
 beforeEach(async () => {
-  dashboard = await startDashboard({
-    modelFactory: scriptedRunFactory({ timing: FAST }),
-    onError: () => undefined,
-  });
+  dashboard = await scriptedDashboard();
 });
 
 afterEach(() => dashboard.close());
 
-function post(
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-) {
-  return fetch(new URL(path, dashboard.url), { method: 'POST', headers, body: JSON.stringify(body) });
-}
+const post = (path: string, body: unknown, headers?: Record<string, string>) =>
+  postTo(dashboard, path, body, headers);
 
 /** The run's state once it has ended (at once when it has). */
 function ended(id: string): Promise<AgentState> {

@@ -1,28 +1,18 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { isTerminal, type AgentState } from '@rxagent/core';
-import { startDashboard, type Dashboard } from './dashboard-server.js';
-import type { ScriptedTiming } from './paced-model.js';
-import { scriptedRunFactory } from './scripted-runs.js';
+import type { Dashboard } from './dashboard-server.js';
+import { post as postTo, scriptedDashboard } from './route-kit.test.js';
 
 // A fork's buttons reach it like an Agent's: its approvals wait for the page (nothing decides
 // them by default), Approve / Reject over HTTP decide them, Abort cancels it.
-const FAST: ScriptedTiming = { firstEventMs: [0, 2], deltaMs: [0, 1], toolMs: [2, 6] };
 
 let dashboard: Dashboard;
 beforeEach(async () => {
-  dashboard = await startDashboard({
-    modelFactory: scriptedRunFactory({ timing: FAST }),
-    onError: () => undefined,
-  });
+  dashboard = await scriptedDashboard();
 });
 afterEach(() => dashboard.close());
 
-const post = (path: string, body: unknown) =>
-  fetch(new URL(path, dashboard.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (path: string, body: unknown) => postTo(dashboard, path, body);
 
 function until(id: string, test: (s: AgentState) => boolean): Promise<AgentState> {
   const entry = dashboard.registry.get(id);

@@ -2,30 +2,19 @@ import { request } from 'node:http';
 import { asyncScheduler, filter, firstValueFrom } from 'rxjs';
 import { Agent, jsonSchema, tool, type AgentState } from '@rxagent/core';
 import { scriptedModel, textTurn, toolCallTurn } from '@rxagent/testing';
-import { startDashboard, type Dashboard } from './dashboard-server.js';
-import type { ScriptedTiming } from './paced-model.js';
-import { scriptedRunFactory } from './scripted-runs.js';
-
-const FAST: ScriptedTiming = { firstEventMs: [0, 2], deltaMs: [0, 1], toolMs: [2, 6] };
+import type { Dashboard } from './dashboard-server.js';
+import { post as postTo, scriptedDashboard } from './route-kit.test.js';
 
 let dashboard: Dashboard;
 
 beforeEach(async () => {
-  dashboard = await startDashboard({
-    modelFactory: scriptedRunFactory({ timing: FAST }),
-    onError: () => undefined,
-  });
+  dashboard = await scriptedDashboard();
 });
 
 afterEach(() => dashboard.close());
 
-function post(
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-) {
-  return fetch(new URL(path, dashboard.url), { method: 'POST', headers, body: JSON.stringify(body) });
-}
+const post = (path: string, body: unknown, headers?: Record<string, string>) =>
+  postTo(dashboard, path, body, headers);
 
 /** A real Agent whose only tool waits for approval, added to the dashboard like the demo would. */
 function approvalAgent() {
