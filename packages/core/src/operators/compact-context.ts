@@ -138,14 +138,17 @@ export function compactContext(manager: ContextManager): LoopOperator {
   return turnOperator('compactContext', (turn) => {
     const input = turn.context ?? turn.modelMessages;
     const recover = manager.recoverOverflow?.bind(manager);
-    const recoverOverflow = recover
-      ? (error: unknown): Observable<TurnContextUpdate> =>
-          collectUpdate(defer(() => progress$(recover(input, error, managerContext(turn)))))
-      : undefined;
+    // The recovery starts from the manager's state after this turn's projection.
+    const recoverFrom = (at: Turn) =>
+      recover
+        ? (error: unknown): Observable<TurnContextUpdate> =>
+            collectUpdate(defer(() => progress$(recover(input, error, managerContext(at)))))
+        : undefined;
     return run(
       defer(() => progress$(manager.project(input, managerContext(turn)))),
       (p): Observable<LoopItem> => {
         const withUsage = withState(p.compaction?.usage ? turn.withUsage(p.compaction.usage) : turn, p);
+        const recoverOverflow = recoverFrom(withUsage);
         const next =
           p.messages !== input || recoverOverflow
             ? withUsage.withContext(p.messages, recoverOverflow)
@@ -161,7 +164,7 @@ export function compactContext(manager: ContextManager): LoopOperator {
                 type: 'warning',
                 message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
               },
-              recoverOverflow ? turn.withContext(input, recoverOverflow) : turn,
+              recover ? turn.withContext(input, recoverFrom(turn)) : turn,
             ]),
       ),
     );
