@@ -52,7 +52,7 @@ export interface EngineState {
  * const saved = engineState(context.state);
  */
 export function engineState(value: unknown): EngineState {
-  return typeof value === 'object' && value !== null ? (value as EngineState) : {};
+  return typeof value === 'object' && value !== null ? value : {};
 }
 
 /**
