@@ -97,4 +97,18 @@ describe('a run resumed from a snapshot taken after a compaction', () => {
     expect(strategies(resumed)[0]).toBe('summary');
     expect(plain(rest.requests)).not.toEqual(plain(model.requests.slice(modelCalls(point))));
   });
+
+  it('sync (a transcript replaced from outside) forgets the checkpoint and the view sent, keeps the calibration', () => {
+    const state = point.operators[CONTEXT_MANAGER_STATE] as EngineState;
+    const engine = contextEngine({ model, contextWindow: 8_000 });
+    const next = engine.sync(point.messages, state);
+    expect(state.checkpoint).toBeDefined();
+    expect(state.meter?.sent).toBeDefined();
+    expect(next).toEqual({
+      last: state.last,
+      meter: { correction: state.meter?.correction, reported: state.meter?.reported },
+    });
+    expect(engine.usage()).toEqual(state.last?.usage);
+    expect(engine.snapshot().checkpoint).toBeUndefined();
+  });
 });
