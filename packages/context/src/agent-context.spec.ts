@@ -10,7 +10,7 @@ import {
 import { errorTurn, scriptedModel, textTurn } from '@rxagent/testing';
 import { CHECKPOINT_HEADER } from './checkpoint.js';
 import { contextEngine } from './context-engine.js';
-import { checkpointWriter, fileTools, workingModel } from './context-fixtures.test.js';
+import { checkpointWriter, fileTools, workingModel, workingTurns } from './context-fixtures.test.js';
 
 const GOAL = 'Migrate the tests to the new runner.';
 
@@ -81,6 +81,27 @@ describe('Agent with contextEngine', () => {
     const second = summaryModel.requests[1]?.messages[0]?.content as string;
     expect(second).toContain('<checkpoint>');
     expect(second).not.toContain('Step 0:');
+  });
+
+  it('keeps the engine state across prompts: the next run updates the summary the last one wrote', async () => {
+    const model = scriptedModel([...workingTurns(60), ...workingTurns(60)]);
+    const summaryModel = checkpointWriter();
+    const engine = contextEngine({ model, contextWindow: 8_000, summaryModel });
+    const agent = new Agent({ model, tools: fileTools(), maxSteps: 61, contextManager: engine });
+    const events: AgentEvent[] = [];
+    agent.subscribe((event) => events.push(event));
+    const summaries = () =>
+      events.flatMap((e) =>
+        e.type === 'compaction' && e.strategy.startsWith('summary') ? [e.strategy] : [],
+      );
+    await agent.prompt(GOAL);
+    const first = summaries();
+    expect(first[0]).toBe('summary');
+    await agent.prompt('Now the same for lib/.');
+    const second = summaries().slice(first.length);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.every((s) => s === 'summary-update')).toBe(true);
+    expect(engine.snapshot().checkpoint).toMatch(/^## Goal\n/);
   });
 
   it('cancels the summary call with the run (abort mid-summary) and keeps the transcript', async () => {

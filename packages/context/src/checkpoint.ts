@@ -1,5 +1,6 @@
 import { contentText, type Message, type UserMessage } from '@rxagent/core';
 import { FileMemory } from './file-operations.js';
+import { sameValue } from './same-message.js';
 
 /**
  * The first line of every checkpoint message: how a committed checkpoint is recognised.
@@ -73,7 +74,8 @@ export interface Checkpoint {
 
 /**
  * The checkpoint the transcript starts from: the engine's own (while the transcript still
- * holds the messages it covers), or a committed one right after the head.
+ * holds the messages it covers: the same last one, or a copy of it in a resumed run), or a
+ * committed one right after the head.
  *
  * @example
  * const prev = previousCheckpoint(engineCheckpoint, messages, headLength(messages));
@@ -83,7 +85,8 @@ export function previousCheckpoint(
   messages: readonly Message[],
   head: number,
 ): Checkpoint | undefined {
-  if (own && own.end <= messages.length && messages[own.end - 1] === own.last && own.end > head) return own;
+  if (own && own.end <= messages.length && own.end > head && sameValue(messages[own.end - 1], own.last))
+    return own;
   const committed = parseCheckpoint(messages, head);
   if (!committed) return undefined;
   return { ...committed, end: head + 1, last: messages[head], message: messages[head] as UserMessage };

@@ -1,5 +1,11 @@
 import { jsonSchema, tool, type AnyTool, type ChatRequest } from '@rxagent/core';
-import { scriptedModel, textTurn, toolCallTurn, type ScriptedModelOptions } from '@rxagent/testing';
+import {
+  scriptedModel,
+  textTurn,
+  toolCallTurn,
+  type ScriptedModelOptions,
+  type ScriptedTurn,
+} from '@rxagent/testing';
 
 /** What the file tools return: big enough that a few dozen turns overflow a small window. */
 export const RESULT_TEXT = 'x'.repeat(1_200);
@@ -32,25 +38,27 @@ export const TOOL_OF_STEP = ['read', 'write', 'edit'] as const;
 /** The path step `i` works on (40 files, each touched by the first 40 steps). */
 export const pathOfStep = (i: number) => `src/file-${i % 40}.ts`;
 
+/** The turns of `workingModel`: `steps` steps (one file tool call each), then "All done." */
+export function workingTurns(steps: number): ScriptedTurn[] {
+  return [
+    ...Array.from({ length: steps }, (_, i) =>
+      toolCallTurn(
+        {
+          name: TOOL_OF_STEP[i % 3] as string,
+          args: { path: pathOfStep(i), content: 'c', oldText: 'a', newText: 'b' },
+        },
+        {
+          text: `Step ${i}: working on ${pathOfStep(i)}.`,
+        },
+      ),
+    ),
+    textTurn('All done.'),
+  ];
+}
+
 /** A model that works `steps` steps (one file tool call each), then answers "All done." */
 export function workingModel(steps: number, options: ScriptedModelOptions = {}) {
-  return scriptedModel(
-    [
-      ...Array.from({ length: steps }, (_, i) =>
-        toolCallTurn(
-          {
-            name: TOOL_OF_STEP[i % 3] as string,
-            args: { path: pathOfStep(i), content: 'c', oldText: 'a', newText: 'b' },
-          },
-          {
-            text: `Step ${i}: working on ${pathOfStep(i)}.`,
-          },
-        ),
-      ),
-      textTurn('All done.'),
-    ],
-    options,
-  );
+  return scriptedModel(workingTurns(steps), options);
 }
 
 /** The text of a summary request's prompt. */

@@ -1,6 +1,7 @@
 import type { CompactionInfo } from '@rxagent/core/context';
 import type { Message, UserMessage } from '@rxagent/core';
 import type { Checkpoint } from './checkpoint.js';
+import type { EngineState } from './engine-state.js';
 import type { ViewLayout } from './transcript-ledger.js';
 
 /**
@@ -69,4 +70,6 @@ export interface ContextOutcome {
   compaction?: CompactionInfo;
   cut?: number;
   checkpoint?: UserMessage;
+  /** The engine's state after this work (returned as the projection's / commit's `state`). */
+  state: EngineState;
 }

@@ -87,6 +87,6 @@ export function durableContextManager(manager: ContextManager, records: RunRecor
       );
   }
   if (manager.usage) durable.usage = () => manager.usage?.();
-  if (manager.sync) durable.sync = (messages) => manager.sync?.(messages);
+  if (manager.sync) durable.sync = (messages, state) => manager.sync?.(messages, state);
   return durable;
 }

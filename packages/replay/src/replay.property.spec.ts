@@ -20,14 +20,13 @@ import { rerunRecording } from './replay-suite.js';
 import { memoryLog } from './run-log-sink.js';
 import { eventsOf, plain, still } from './run-fixtures.test.js';
 
-// A fork's own start aside, and the context engine's usage estimates (it keeps the last usage it
-// saw on itself, not in the run's snapshot: a fork's first estimate is made without it).
-const withoutStart = (events: readonly AgentEvent[]) =>
-  plain(events.filter((e) => e.type !== 'agent-start' && e.type !== 'context-usage'));
+// A fork's own start aside.
+const withoutStart = (events: readonly AgentEvent[]) => plain(events.filter((e) => e.type !== 'agent-start'));
 
 describe('record, replay and fork random runs', () => {
   it('replays every run exactly; a fork at any step goes on with its requests; an edit diverges exactly there', async () => {
     let editedForks = 0;
+    let compactedForks = 0;
     let redelivered = 0;
     const seen = { compaction: 0, subrun: 0 };
     await fc.assert(
@@ -113,12 +112,9 @@ describe('record, replay and fork random runs', () => {
 
           const requests = log.requests();
           expect(plain(requests)).toEqual(plain(model.requests));
-          // Forks of runs that compacted: not here. The context engine keeps its last summary (the
-          // base of an incremental one) on itself, not in the run's snapshot, so a fork summarizes
-          // afresh where the original updated its summary (an open defect of @rxagent/context).
-          // Their replay and suite rerun are checked above.
-          const forkable = events.some((e) => e.type === 'compaction') ? [] : log.snapshots;
-          for (const point of forkable) {
+          // Forks after a compaction too: the context engine's state is in the run's snapshot, so
+          // it starts from the original's summary (not a fresh one) and its usage estimates go on.
+          for (const point of log.snapshots) {
             // A fork with no edit: the original's remaining requests and events.
             const rest = scriptedModel(turns.slice(point.calls));
             // (The fork's run id is the original's: its sub-runs' ids are made from it.)
@@ -127,6 +123,10 @@ describe('record, replay and fork random runs', () => {
             );
             expect(withoutStart(fork)).toEqual(withoutStart(events.slice(point.afterSeq)));
             expect(plain(rest.requests)).toEqual(plain(requests.slice(point.calls)));
+            const before = events.slice(0, point.afterSeq);
+            if (before.some((e) => e.type === 'compaction' && e.strategy.startsWith('summary'))) {
+              compactedForks++;
+            }
 
             // A fork with a tool result edited: its first request differs exactly at that result.
             const next = requests[point.calls];
@@ -173,5 +173,7 @@ describe('record, replay and fork random runs', () => {
     // And runs that compacted their context, and runs with sub-agents.
     expect(seen.compaction).toBeGreaterThan(3);
     expect(seen.subrun).toBeGreaterThan(5);
+    // And forks made after a summary (their requests and events are the original's, checked above).
+    expect(compactedForks).toBeGreaterThan(1);
   });
 });

@@ -15,6 +15,7 @@ import { AgentResources, type AgentResource } from './agent-resource.js';
 import { SessionSync } from './session-sync.js';
 import { parseTranscript } from './import-messages.js';
 import { agentRun, type ActiveRun } from './agent-run.js';
+import { AgentContextState } from './agent-context.js';
 import type { AgentConfig, AgentListener, AgentRunResult } from './agent-types.js';
 
 export type { AgentConfig, AgentListener, AgentRunResult, QueueOutcome } from './agent-types.js';
@@ -49,6 +50,8 @@ export abstract class AgentBase<TOutput = unknown> {
   protected loading?: Promise<void>;
   protected readonly resources = new AgentResources();
   protected disposed = false;
+  /** The context manager's state of this conversation, across runs. */
+  protected readonly context?: AgentContextState;
 
   /** Every event of every run (hot). */
   readonly events$: Observable<AgentEvent>;
@@ -63,6 +66,7 @@ export abstract class AgentBase<TOutput = unknown> {
       );
     }
     this.config = config;
+    if (config.contextManager) this.context = new AgentContextState(config.contextManager);
     // A failed write (another writer got there first) cancels the run: it could not be kept.
     if (config.session) this.session = new SessionSync(config.session, () => this.abort({ silent: true }));
     this.state = new StateCell(initialAgentState(config.messages ? parseTranscript(config.messages) : []));
@@ -163,6 +167,7 @@ export abstract class AgentBase<TOutput = unknown> {
     const { onError: _onError, messages: _initial, session: _session, ...runConfig } = this.config;
     const run$ = runAgent({
       ...runConfig,
+      ...(this.context ? { contextManager: this.context.forRun() } : {}),
       messages: this.messages,
       prompt,
       signal: active.controller.signal,

@@ -162,7 +162,7 @@ import { AgentBase } from './agent-base.js';
     const messages = parseTranscript(input);
     this.state.next({ ...this.state.value, messages });
     this.session?.replace(messages);
-    this.config.contextManager?.sync?.(messages);
+    this.context?.replaced(messages);
   }
 
   /** Restores the transcript of a run recorded (`recordRun` of @rxagent/replay) that stopped anywhere (a
@@ -200,6 +200,7 @@ import { AgentBase } from './agent-base.js';
     const commit = await compactTranscript(
       { ...manager, compact: manager.compact.bind(manager) },
       this.messages,
+      this.context?.value,
       this.scheduler(),
       (e) => {
         this.state.next(reduceAgentState(this.state.value, e));
@@ -209,7 +210,7 @@ import { AgentBase } from './agent-base.js';
     if (!commit.compaction) return undefined;
     const event: AgentEvent = { type: 'compaction', ...commit.compaction };
     this.state.next({ ...reduceAgentState(this.state.value, event), messages: commit.messages });
-    manager.sync?.(commit.messages);
+    this.context?.replaced(commit.messages, 'state' in commit ? commit.state : this.context?.value);
     this.dispatch(event);
     if (commit.usage) {
       const usageEvent: AgentEvent = { type: 'context-usage', usage: commit.usage };
@@ -225,7 +226,7 @@ import { AgentBase } from './agent-base.js';
     this.clearQueues();
     this.state.next(initialAgentState());
     this.session?.replace([]);
-    this.config.contextManager?.sync?.([]);
+    this.context?.replaced([]);
     for (const error of this.resources.tell('reset')) this.report(error, 'reset(): an owned resource failed');
   }
 

@@ -5,6 +5,15 @@ import type { SystemBlock, ToolSpec } from '../model/chat-model.js';
 import type { ContextUsage } from '../events/context-usage.js';
 
 /**
+ * The operator state (`turn.operatorState`) under which `compactContext` keeps its manager's
+ * per-run state (`ContextProjection.state`).
+ *
+ * @example
+ * const engineState = turn.operatorState(CONTEXT_MANAGER_STATE);
+ */
+export const CONTEXT_MANAGER_STATE = 'compactContext';
+
+/**
  * What a context manager reports when it rewrote the context (emitted as `compaction`).
  *
  * @example
@@ -33,6 +42,12 @@ export interface ContextProjection {
   compaction?: CompactionInfo;
   /** How full the context is now (emitted as `context-usage`, folded into `state.contextUsage`). */
   usage?: ContextUsage;
+  /**
+   * The manager's per-run state after this projection (plain JSON), stored on the run's turn
+   * (`compactContext` keeps it as operator state, so a snapshot carries it) and handed back as
+   * `context.state` on the next call. Leave it out to keep the state as it was.
+   */
+  state?: unknown;
 }
 
 /**
@@ -56,14 +71,21 @@ export interface ContextCommit {
   /** Absent when there was nothing to compact (`messages` is then the input). */
   compaction?: CompactionInfo;
   usage?: ContextUsage;
+  /** The manager's state after the commit (see `ContextProjection.state`); leave out to keep it. */
+  state?: unknown;
 }
 
 /**
- * What a context manager knows about the call it prepares.
+ * What a context manager knows about the call it prepares. `state` is what it returned last
+ * in this run (`ContextProjection.state`): per-run state belongs there, not on the manager,
+ * so a run resumed or forked from a snapshot goes on exactly as the original.
  *
  * @example
  * const laterTurnsOnly: ContextManager = {
  *   project: (messages, { step }) => ({ messages: step > 10 ? dropOldTurns(messages, 20) : messages }),
+ * };
+ * const counting: ContextManager = {
+ *   project: (messages, { state }) => ({ messages, state: { calls: ((state as { calls?: number })?.calls ?? 0) + 1 } }),
  * };
  */
 export interface ContextManagerContext {
@@ -74,6 +96,8 @@ export interface ContextManagerContext {
   /** The run's system prompt and tools: sent with every call, so part of the context's size. */
   system?: string | SystemBlock[];
   tools?: readonly ToolSpec[];
+  /** What this manager returned as `state` last in this run (plain JSON); undefined at first. */
+  state?: unknown;
 }
 
 /**
@@ -106,8 +130,12 @@ export interface ContextManager {
     messages: readonly AgentMessage[],
     context: ContextManagerContext,
   ): ObservableInput<ContextCommit | AgentEvent>;
-  /** Told the transcript after it was replaced from outside (import, reset, compaction). */
-  sync?(messages: readonly AgentMessage[]): void;
+  /**
+   * Told the transcript after it was replaced from outside (import, reset, compaction), with
+   * the state the conversation had (an `Agent` keeps it across runs); returns the state to go
+   * on with (undefined: start afresh).
+   */
+  sync?(messages: readonly AgentMessage[], state?: unknown): unknown;
   /** How full the context was at the last projection (`Agent.contextUsage()`). */
   usage?(): ContextUsage | undefined;
 }

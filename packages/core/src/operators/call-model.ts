@@ -19,6 +19,8 @@ import { redactError } from '../errors/redact-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Turn } from '../turn/turn.js';
+import type { TurnContextUpdate } from '../turn/turn-fields.js';
+import { CONTEXT_MANAGER_STATE } from '../context/context-manager.js';
 import type { LoopItem } from '../turn/loop-item.js';
 import type { Message } from '../messages/types.js';
 import type { ChatModel } from '../model/chat-model.js';
@@ -118,6 +120,14 @@ class FirstAttempt implements ChainHandlers<LoopItem> {
   }
 }
 
+/** The turn a recovered call goes on from: the recovery's usage added, the manager's state kept. */
+function updated(base: Turn, update: TurnContextUpdate): Turn {
+  const withUsage = update.usage ? base.withUsage(update.usage) : base;
+  return update.state === undefined
+    ? withUsage
+    : withUsage.withOperatorState(CONTEXT_MANAGER_STATE, update.state);
+}
+
 type OnFailure = (
   raw: unknown,
   attemptNo: number,
@@ -156,15 +166,7 @@ function retries(
           concatMap((update) =>
             concat(
               from(update.events),
-              defer(() =>
-                attempt(
-                  attemptNo + 1,
-                  update.messages,
-                  all,
-                  true,
-                  update.usage ? base.withUsage(update.usage) : base,
-                ),
-              ),
+              defer(() => attempt(attemptNo + 1, update.messages, all, true, updated(base, update))),
             ),
           ),
         ),

@@ -13,11 +13,12 @@ import {
   type Observable,
   type ObservableInput,
 } from 'rxjs';
-import type {
-  ContextManager,
-  ContextManagerContext,
-  ContextProgress,
-  ContextProjection,
+import {
+  CONTEXT_MANAGER_STATE,
+  type ContextManager,
+  type ContextManagerContext,
+  type ContextProgress,
+  type ContextProjection,
 } from '../context/context-manager.js';
 import { ContextCompactionError } from '../errors/context-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -50,6 +51,7 @@ function managerContext(turn: Turn): ContextManagerContext {
     scheduler: run.scheduler,
     system: run.settings.request.system,
     tools: run.toolSpecs,
+    state: turn.operatorState(CONTEXT_MANAGER_STATE),
   };
 }
 
@@ -58,6 +60,11 @@ function projectionEvents(p: ContextProjection): AgentEvent[] {
   if (p.compaction) events.push({ type: 'compaction', ...p.compaction });
   if (p.usage) events.push({ type: 'context-usage', usage: p.usage });
   return events;
+}
+
+/** The turn keeping the manager's new state (plain JSON, so a snapshot carries it), if it gave one. */
+function withState(turn: Turn, p: ContextProjection): Turn {
+  return p.state === undefined ? turn : turn.withOperatorState(CONTEXT_MANAGER_STATE, p.state);
 }
 
 /** The manager's events and last projection, collected into the update of a retried call. */
@@ -77,6 +84,7 @@ function collectUpdate(source$: Observable<ContextProgress>): Observable<TurnCon
         messages: projection.messages,
         events: [...events, ...projectionEvents(projection)],
         usage: projection.compaction?.usage,
+        ...(projection.state !== undefined ? { state: projection.state } : {}),
       };
     }),
   );
@@ -116,7 +124,9 @@ function run(
  * context is. When the provider answers with `ContextOverflowError`, `llmStep` asks the
  * manager once to `recoverOverflow` and retries. A manager that throws is reported as a
  * `warning` and the call goes on uncompacted — except a `ContextCompactionError`, which fails
- * the run (the transcript is kept as it was).
+ * the run (the transcript is kept as it was). The manager's per-run state (`ContextProjection.state`)
+ * is kept on the turn as operator state `CONTEXT_MANAGER_STATE` and given back as `context.state`
+ * on its next call, so a run resumed or forked from a snapshot projects exactly as the original.
  *
  * @param manager The context manager.
  * @return A loop operator; put it before `llmStep`.
@@ -128,14 +138,17 @@ export function compactContext(manager: ContextManager): LoopOperator {
   return turnOperator('compactContext', (turn) => {
     const input = turn.context ?? turn.modelMessages;
     const recover = manager.recoverOverflow?.bind(manager);
-    const recoverOverflow = recover
-      ? (error: unknown): Observable<TurnContextUpdate> =>
-          collectUpdate(defer(() => progress$(recover(input, error, managerContext(turn)))))
-      : undefined;
+    // The recovery starts from the manager's state after this turn's projection.
+    const recoverFrom = (at: Turn) =>
+      recover
+        ? (error: unknown): Observable<TurnContextUpdate> =>
+            collectUpdate(defer(() => progress$(recover(input, error, managerContext(at)))))
+        : undefined;
     return run(
       defer(() => progress$(manager.project(input, managerContext(turn)))),
       (p): Observable<LoopItem> => {
-        const withUsage = p.compaction?.usage ? turn.withUsage(p.compaction.usage) : turn;
+        const withUsage = withState(p.compaction?.usage ? turn.withUsage(p.compaction.usage) : turn, p);
+        const recoverOverflow = recoverFrom(withUsage);
         const next =
           p.messages !== input || recoverOverflow
             ? withUsage.withContext(p.messages, recoverOverflow)
@@ -151,7 +164,7 @@ export function compactContext(manager: ContextManager): LoopOperator {
                 type: 'warning',
                 message: `Context manager failed, sending the context uncompacted: ${error instanceof Error ? error.message : String(error)}`,
               },
-              recoverOverflow ? turn.withContext(input, recoverOverflow) : turn,
+              recover ? turn.withContext(input, recoverFrom(turn)) : turn,
             ]),
       ),
     );

@@ -61,4 +61,6 @@ export interface TurnContextUpdate {
   readonly events: readonly AgentEvent[];
   /** Usage of the work the recovery did (a summary call), added to the run's. */
   readonly usage?: Usage;
+  /** The context manager's state after the recovery (`ContextProjection.state`), when it returned one. */
+  readonly state?: unknown;
 }
