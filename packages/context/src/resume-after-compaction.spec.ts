@@ -6,7 +6,8 @@ import {
   type RunAgentConfig,
   type RunSnapshot,
 } from '@rxagent/core';
-import { CONTEXT_MANAGER_STATE } from '@rxagent/core/context';
+// The operator state `compactContext` keeps the manager's per-run state under (core's README).
+const CONTEXT_MANAGER_STATE = 'compactContext';
 import { collectEvents, scriptedModel } from '@rxagent/testing';
 import { queueScheduler, type SchedulerLike } from 'rxjs';
 import { contextEngine } from './context-engine.js';

@@ -9,4 +9,3 @@ export type {
   ContextProjection,
 } from './context/context-manager.js';
 export type { ContextUsage } from './events/context-usage.js';
-export { CONTEXT_MANAGER_STATE } from './context/context-manager.js';

@@ -5,8 +5,8 @@ import type { SystemBlock, ToolSpec } from '../model/chat-model.js';
 import type { ContextUsage } from '../events/context-usage.js';
 
 /**
- * The operator state (`turn.operatorState`) under which `compactContext` keeps its manager's
- * per-run state (`ContextProjection.state`).
+ * @internal The operator state (`turn.operatorState`) under which `compactContext` keeps its
+ * manager's per-run state (`ContextProjection.state`); a snapshot's `operators` hold it by this name.
  *
  * @example
  * const engineState = turn.operatorState(CONTEXT_MANAGER_STATE);
