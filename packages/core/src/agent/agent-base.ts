@@ -102,7 +102,7 @@ export abstract class AgentBase<TOutput = unknown> {
 
   /** Calls `listener(event, state)` for every event, after the state fold; returns the unsubscribe. */
   subscribe(listener: AgentListener): () => void {
-    this.listeners = [...this.listeners, listener];
+    this.listeners = this.listeners.concat([listener]); // made to size: an agent holds it
     return () => {
       const i = this.listeners.indexOf(listener);
       if (i >= 0) this.listeners = this.listeners.filter((_, at) => at !== i);

@@ -53,7 +53,7 @@ export class StateCell<S> {
       subscriber.complete();
       return undefined;
     }
-    this.subscribers = this.subscribers.length === 0 ? [subscriber] : [...this.subscribers, subscriber];
+    this.subscribers = this.subscribers.concat([subscriber]); // made to size: a pending run holds it
     subscriber.next(this.current);
     return () => this.leave(subscriber);
   }

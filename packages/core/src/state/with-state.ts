@@ -80,7 +80,7 @@ class SharedRun implements ChainHandlers<AgentEvent> {
       else subscriber.complete();
       return undefined;
     }
-    this.subscribers = [...this.subscribers, subscriber];
+    this.subscribers = this.subscribers.concat([subscriber]); // made to size: a pending run holds it
     // Before the run starts: a subscriber that leaves while a synchronous run emits stops it there.
     subscriber.add(() => this.leave(subscriber));
     if (!this.started) {
