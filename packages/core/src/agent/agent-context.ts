@@ -1,4 +1,4 @@
-import { from, isObservable, of, tap, type Observable, type ObservableInput } from 'rxjs';
+import { tap, type Observable, type ObservableInput } from 'rxjs';
 import type {
   ContextManager,
   ContextManagerContext,
@@ -6,16 +6,7 @@ import type {
   ContextProjection,
 } from '../context/context-manager.js';
 import type { AgentMessage } from '../messages/types.js';
-
-function isProjection(value: unknown): value is ContextProjection {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !isObservable(value) &&
-    !('type' in value) &&
-    Array.isArray((value as ContextProjection).messages)
-  );
-}
+import { isProjection, progress$ } from '../context/context-progress.js';
 
 /**
  * @internal The context manager's state of an `Agent`'s conversation, kept across its runs
@@ -44,7 +35,7 @@ export class AgentContextState {
     const withState = (context: ContextManagerContext): ContextManagerContext =>
       context.state === undefined && this.state !== undefined ? { ...context, state: this.state } : context;
     const kept = (value: ContextProjection | ObservableInput<ContextProgress>): Observable<ContextProgress> =>
-      (isProjection(value) ? of(value) : from(value)).pipe(
+      progress$(value).pipe(
         tap((p) => {
           if (isProjection(p) && p.state !== undefined) this.state = p.state;
         }),

@@ -4,14 +4,12 @@ import {
   defer,
   EMPTY,
   from,
-  isObservable,
   map,
   mergeMap,
   of,
   reduce,
   throwError,
   type Observable,
-  type ObservableInput,
 } from 'rxjs';
 import {
   CONTEXT_MANAGER_STATE,
@@ -20,27 +18,13 @@ import {
   type ContextProgress,
   type ContextProjection,
 } from '../context/context-manager.js';
+import { isProjection, progress$ } from '../context/context-progress.js';
 import { ContextCompactionError } from '../errors/context-errors.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Turn } from '../turn/turn.js';
 import type { TurnContextUpdate } from '../turn/turn-fields.js';
 import type { LoopItem, LoopOperator } from '../turn/loop-item.js';
 import { turnOperator } from './turn-operator.js';
-
-function isProjection(value: unknown): value is ContextProjection {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !isObservable(value) &&
-    !('type' in value) &&
-    Array.isArray((value as ContextProjection).messages)
-  );
-}
-
-/** The manager's work as a stream: its events as they happen, then its projection (last). */
-function progress$(value: ContextProjection | ObservableInput<ContextProgress>): Observable<ContextProgress> {
-  return isProjection(value) ? of(value) : from(value);
-}
 
 function managerContext(turn: Turn): ContextManagerContext {
   const { run } = turn;
