@@ -1,6 +1,6 @@
 import { contentText, type Message, type UserMessage } from '@rxagent/core';
 import { FileMemory } from './file-operations.js';
-import { sameValue } from './same-message.js';
+import { sameMessage } from './same-message.js';
 
 /**
  * The first line of every checkpoint message: how a committed checkpoint is recognised.
@@ -74,8 +74,8 @@ export interface Checkpoint {
 
 /**
  * The checkpoint the transcript starts from: the engine's own (while the transcript still
- * holds the messages it covers: the same last one, or a copy of it in a resumed run), or a
- * committed one right after the head.
+ * holds the messages it covers: the same last one, or a copy of it in a resumed run, or one
+ * stamped anew in a durable run replayed after a crash), or a committed one right after the head.
  *
  * @example
  * const prev = previousCheckpoint(engineCheckpoint, messages, headLength(messages));
@@ -85,7 +85,7 @@ export function previousCheckpoint(
   messages: readonly Message[],
   head: number,
 ): Checkpoint | undefined {
-  if (own && own.end <= messages.length && own.end > head && sameValue(messages[own.end - 1], own.last))
+  if (own && own.end <= messages.length && own.end > head && sameMessage(messages[own.end - 1], own.last))
     return own;
   const committed = parseCheckpoint(messages, head);
   if (!committed) return undefined;

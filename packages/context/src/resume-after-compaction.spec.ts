@@ -34,6 +34,14 @@ function settings(model: RunAgentConfig['model'], summaries: RunAgentConfig['mod
 
 const plain = (requests: readonly ChatRequest[]) =>
   JSON.parse(JSON.stringify(requests.map((r) => r.messages))) as unknown;
+/** The requests' messages without their times (a replay stamps its messages anew). */
+const timeless = (requests: readonly ChatRequest[]) =>
+  JSON.parse(
+    JSON.stringify(
+      requests.map((r) => r.messages),
+      (key, value: unknown) => (key === 'timestamp' ? undefined : value),
+    ),
+  ) as unknown;
 const strategies = (events: readonly AgentEvent[]) =>
   events.flatMap((e) => (e.type === 'compaction' ? [e.strategy] : []));
 const modelCalls = (snapshot: RunSnapshot) => snapshot.messages.filter((m) => m.role === 'assistant').length;
@@ -90,6 +98,22 @@ describe('a run resumed from a snapshot taken after a compaction', () => {
     // How full the context is, too: the calibration went on with the run.
     const usage = (list: readonly AgentEvent[]) => list.filter((e) => e.type === 'context-usage');
     expect(usage(resumed)).toEqual(usage(events).slice(-usage(resumed).length));
+  });
+
+  it('goes on with its checkpoint when the transcript was stamped anew (as a durable replay after a crash rebuilds it)', async () => {
+    const restamped = {
+      ...point,
+      messages: point.messages.map((m) => ({ ...m, timestamp: m.timestamp + 1 })),
+    };
+    const { calls, rest, summariesAfter, resumed } = await resume(restamped);
+    expect(resumed.at(-1)).toMatchObject({ type: 'agent-end', reason: 'completed' });
+    const summarized = strategies(resumed).filter((s) => s.startsWith('summary'));
+    expect(summarized.length).toBeGreaterThan(0);
+    expect(summarized.every((s) => s === 'summary-update')).toBe(true);
+    expect(timeless(rest.requests)).toEqual(timeless(model.requests.slice(calls)));
+    expect(plain(summariesAfter.requests)).toEqual(
+      plain(summaries.requests.slice(summaries.requests.length - summariesAfter.requests.length)),
+    );
   });
 
   it('without the engine state in the snapshot, the resumed run would write its summary afresh', async () => {

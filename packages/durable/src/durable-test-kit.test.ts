@@ -17,7 +17,7 @@ const repoRoot = resolve(packageRoot, '../..');
 /** Builds the package and what it needs, so child processes can import them; incremental. */
 export function ensureBuilt(): void {
   const tsc = createRequire(join(repoRoot, 'package.json')).resolve('typescript/bin/tsc');
-  for (const pkg of ['durable', 'testing', 'mcp']) {
+  for (const pkg of ['durable', 'testing', 'mcp', 'context']) {
     execFileSync(process.execPath, [tsc, '-b', join(repoRoot, 'packages', pkg, 'tsconfig.build.json')], {
       cwd: repoRoot,
     });

@@ -18,6 +18,7 @@ import {
   slowStepTool,
   trimContext,
 } from './agent-fixture.mjs';
+import { checkpointModel, engineContext, workModel } from './context-fixture.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -54,6 +55,13 @@ const held = (ctx) => holdCall !== undefined && `${ctx.runId} ${ctx.toolCallId}`
 const hold = (ctx) => (held(ctx) ? new Promise(() => undefined) : Promise.resolve());
 // A model call ("<prompt>|<tool results so far>") that stops after its first delta on this worker.
 const holdAfterFirstDelta = (prompt, done) => holdModel !== undefined && `${prompt}|${done}` === holdModel;
+// Ten long steps that outgrow the engine's small window: summarized, then the summary updated.
+// Their model and summary requests are logged (`<file>.requests`, `<file>.summaries`).
+const work = workModel({ steps: 10, workerId, requestLog: `${file}.requests`, holdAfterFirstDelta });
+const engine = engineContext({
+  model: work,
+  summaryModel: checkpointModel({ workerId, summaryLog: `${file}.summaries` }),
+});
 
 /** The same append, made idempotent with the call's key: a line already there is not written again. */
 const keyedAppend = durableTool(
@@ -104,6 +112,7 @@ const worker = await startWorker({
     shouting: answerModel('DONE!'),
     delegate: delegateModel({ callLog }),
     'mcp-sum': mcpSumModel(),
+    work,
   },
   tools: [
     appendLineTool(file, { delayMs: toolDelayMs, hold }),
@@ -122,7 +131,7 @@ const worker = await startWorker({
     ...(mcp?.tools ?? []),
   ],
   guardrails: guardrails(`${file}.guards`),
-  contextManagers: { trim: trimContext(`${file}.context`) },
+  contextManagers: { trim: trimContext(`${file}.context`), engine },
   pipelines: { plain: () => (turn$) => executeTools()(llmStep()(turn$)) },
   outputSchemas: {
     weather: jsonSchema({
