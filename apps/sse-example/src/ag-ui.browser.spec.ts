@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { exampleAGUIAgent } from './ag-ui-agent.js';
-import { startHonoServer } from './hono-app.js';
-import { bundlePage, pageHtml, PAGES } from './pages.js';
+import { PAGES } from './pages.js';
+import { launchChromium, servePage } from './browser-kit.test.js';
 import { RunHubs } from './run-hubs.js';
 import { scriptedRun } from './scripted-run.js';
 
@@ -11,37 +10,13 @@ import { scriptedRun } from './scripted-run.js';
 // an interrupt, the page resumes the thread with the person's answer, the same run goes on.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
-
 let browser: Browser;
 let server: { url: string; close(): Promise<void> };
 const hubs = new RunHubs((prompt) => scriptedRun(prompt, 0));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the AG-UI browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
-  const script = await bundlePage(PAGES.agUI, __dirname);
-  server = await startHonoServer(hubs, {
-    agUI: exampleAGUIAgent(5),
-    assets: {
-      '/': { type: 'text/html; charset=utf-8', body: pageHtml(PAGES.agUI) },
-      [`${PAGES.agUI.path}.js`]: { type: 'text/javascript; charset=utf-8', body: script },
-    },
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
+  server = await servePage(hubs, PAGES.agUI, { agUI: exampleAGUIAgent(5) });
 });
 
 afterAll(async () => {

@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { withState, type AgentState } from '@rxagent/core';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { tap } from 'rxjs';
 import type { WatchedRun } from './browser/watch-run.js';
 import { nodeRunRoutes } from './node-server.js';
 import { RunHubs } from './run-hubs.js';
 import { scriptedRun } from './scripted-run.js';
+import { launchChromium } from './browser-kit.test.js';
 
 // fromSSE and withState run in Debian's Chromium (headless), bundled from the sources with
 // esbuild, against the example's plain Node routes. The first event stream is cut after a few
@@ -17,7 +17,6 @@ import { scriptedRun } from './scripted-run.js';
 // very state the server folded.
 jest.setTimeout(60_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>rxagent SSE</title><script src="/watch-run.js"></script>';
@@ -34,12 +33,6 @@ const hubs = new RunHubs((prompt) => {
 });
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: the SSE browser test needs it. ` +
-        'Install it with `apt-get install -y chromium` (Debian package), then run the test again.',
-    );
-  }
   const result = await build({
     entryPoints: [path.join(__dirname, 'browser', 'watch-run.ts')],
     bundle: true,
@@ -85,16 +78,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
