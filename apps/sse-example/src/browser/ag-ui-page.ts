@@ -4,7 +4,7 @@
 // test, and `main.ts` for the page at `/ag-ui`). No JSX and no DOM types.
 import { HttpAgent, type Interrupt, type Message, type RunAgentParameters } from '@ag-ui/client';
 import { createElement as h, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mountPage, promptForm } from './react-page.js';
 
 function MessageView(props: { message: Message }): ReactNode {
   const m = props.message;
@@ -76,28 +76,12 @@ function App(): ReactNode {
         h('button', { 'data-reject': i.toolCallId, onClick: () => decide(false) }, 'Reject'),
       ),
     ),
-    h(
-      'form',
-      {
-        onSubmit: (e: { preventDefault(): void }) => {
-          e.preventDefault();
-          agent.addMessage({ id: `user-${next}`, role: 'user', content: input });
-          setNext(next + 1);
-          setInput('');
-          void run();
-        },
-      },
-      h('input', {
-        name: 'prompt',
-        value: input,
-        onChange: (e: { target: { value: string } }) => setInput(e.target.value),
-      }),
-      h('button', { type: 'submit' }, 'Send'),
-    ),
+    promptForm(input, setInput, (text) => {
+      agent.addMessage({ id: `user-${next}`, role: 'user', content: text });
+      setNext(next + 1);
+      void run();
+    }),
   );
 }
 
-const root = (
-  globalThis as unknown as { document: { getElementById(id: string): unknown } }
-).document.getElementById('root');
-createRoot(root as Parameters<typeof createRoot>[0]).render(h(App));
+mountPage(App);

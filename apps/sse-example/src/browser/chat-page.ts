@@ -5,7 +5,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, isToolUIPart, type UIMessage } from 'ai';
 import { createElement as h, useState, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { mountPage, promptForm } from './react-page.js';
 
 const CHAT_ID = 'chat-1';
 
@@ -72,26 +72,8 @@ function Chat(): ReactNode {
       ),
     ),
     error ? h('p', { 'data-part': 'error' }, error.message) : null,
-    h(
-      'form',
-      {
-        onSubmit: (e: { preventDefault(): void }) => {
-          e.preventDefault();
-          void sendMessage({ text: input });
-          setInput('');
-        },
-      },
-      h('input', {
-        name: 'prompt',
-        value: input,
-        onChange: (e: { target: { value: string } }) => setInput(e.target.value),
-      }),
-      h('button', { type: 'submit' }, 'Send'),
-    ),
+    promptForm(input, setInput, (text) => void sendMessage({ text })),
   );
 }
 
-const root = (
-  globalThis as unknown as { document: { getElementById(id: string): unknown } }
-).document.getElementById('root');
-createRoot(root as Parameters<typeof createRoot>[0]).render(h(Chat));
+mountPage(Chat);
