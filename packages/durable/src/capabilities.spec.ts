@@ -2,7 +2,7 @@ import type { AgentEvent, AgentMessage } from '@rxagent/core';
 import type { RunResult } from '@rxagent/core/streams';
 import { DurableRunSpecError, type DurableRunSpec } from '@rxagent/durable';
 import { Pool } from 'pg';
-import { appendedLines, durableTestbed } from './durable-test-kit.test.js';
+import { appendedLines, durableTestbed, watchToEnd } from './durable-test-kit.test.js';
 
 // What works in runAgent works in a durable run, named in its spec (the workers register the
 // functions), or is refused at startRun with a typed error naming it.
@@ -20,17 +20,9 @@ async function run(
   onEvent: (event: AgentEvent, id: string) => void | Promise<void> = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
   const id = await bed.runs.startRun({ prompt: `Go (${spec.runId}).`, ...spec });
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve, reject) =>
-    bed.runs.watchRun(id).subscribe({
-      next: (e) => {
-        events.push(e);
-        void onEvent(e, id);
-      },
-      error: reject,
-      complete: resolve,
-    }),
-  );
+  const events = await watchToEnd(bed.runs, id, (e) => {
+    void onEvent(e, id);
+  });
   return { events, result: await bed.runs.runResult(id) };
 }
 

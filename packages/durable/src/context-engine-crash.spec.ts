@@ -8,6 +8,7 @@ import {
   stableEvents,
   withoutTimes,
   type WorkerProcess,
+  watchToEnd,
 } from './durable-test-kit.test.js';
 
 // A run whose context manager is a real @rxagent/context engine (registered by the workers as
@@ -67,17 +68,7 @@ async function run(
   onEvent: (event: AgentEvent) => void = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
   const id = await bed.runs.startRun({ ...SPEC, runId });
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve, reject) =>
-    bed.runs.watchRun(id).subscribe({
-      next: (e) => {
-        events.push(e);
-        onEvent(e);
-      },
-      error: reject,
-      complete: resolve,
-    }),
-  );
+  const events = await watchToEnd(bed.runs, id, onEvent);
   return { events, result: await bed.runs.runResult(id) };
 }
 

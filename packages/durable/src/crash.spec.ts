@@ -9,6 +9,7 @@ import {
   withoutTimes,
   type WorkerProcess,
   type WorkerSettings,
+  watchToEnd,
 } from './durable-test-kit.test.js';
 
 // Workers are real processes killed with SIGKILL; this process watches and decides approvals
@@ -31,17 +32,9 @@ async function run(
   onEvent: (event: AgentEvent, id: string) => void = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
   const id = await bed.runs.startRun({ ...spec, runId, prompt: promptOf(runId) });
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve, reject) =>
-    bed.runs.watchRun(id).subscribe({
-      next: (e) => {
-        events.push(e);
-        onEvent(e, id);
-      },
-      error: reject,
-      complete: resolve,
-    }),
-  );
+  const events = await watchToEnd(bed.runs, id, (e) => {
+    onEvent(e, id);
+  });
   return { events, result: await bed.runs.runResult(id) };
 }
 

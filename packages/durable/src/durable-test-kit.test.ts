@@ -137,6 +137,26 @@ export async function waitFor(predicate: () => boolean, timeoutMs: number, what:
   }
 }
 
+/** Watches run `id` to its end (its log's completion), each event given to `onEvent` as it comes; its events. */
+export async function watchToEnd(
+  runs: DurableRuns,
+  id: string,
+  onEvent: (event: AgentEvent) => void = () => undefined,
+): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  await new Promise<void>((resolve, reject) =>
+    runs.watchRun(id).subscribe({
+      next: (e) => {
+        events.push(e);
+        onEvent(e);
+      },
+      error: reject,
+      complete: resolve,
+    }),
+  );
+  return events;
+}
+
 /** What the durable specs share: PostgreSQL, a client, a folder for side effects, workers. */
 export interface DurableTestbed {
   readonly pg: PostgresServer;

@@ -1,7 +1,13 @@
 import type { AgentEvent } from '@rxagent/core';
 import type { RunResult } from '@rxagent/core/streams';
 import type { DurableRunSpec } from '@rxagent/durable';
-import { appendedLines, durableTestbed, withoutTimes, type WorkerProcess } from './durable-test-kit.test.js';
+import {
+  appendedLines,
+  durableTestbed,
+  withoutTimes,
+  type WorkerProcess,
+  watchToEnd,
+} from './durable-test-kit.test.js';
 
 // Tool calls of a durable run in parallel (toolConcurrency): each call's record is keyed by its
 // run-unique id, so the order calls finish in does not change what a replay finds. The model
@@ -25,17 +31,7 @@ async function run(
   onEvent: (event: AgentEvent) => void = () => undefined,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
   const id = await bed.runs.startRun({ ...spec(toolConcurrency), runId, prompt: `Steps (${runId}).` });
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve, reject) =>
-    bed.runs.watchRun(id).subscribe({
-      next: (e) => {
-        events.push(e);
-        onEvent(e);
-      },
-      error: reject,
-      complete: resolve,
-    }),
-  );
+  const events = await watchToEnd(bed.runs, id, onEvent);
   return { events, result: await bed.runs.runResult(id) };
 }
 

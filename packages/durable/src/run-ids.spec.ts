@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@rxagent/core';
 import { filter, firstValueFrom } from 'rxjs';
-import { appendedLines, durableTestbed } from './durable-test-kit.test.js';
+import { appendedLines, durableTestbed, watchToEnd } from './durable-test-kit.test.js';
 
 // DESIGN.md "Ids are unique per run": a provider that gives every call the id call_0 (what the
 // OpenAI adapter names calls that come without an id) must not make a durable run drop a
@@ -14,17 +14,9 @@ afterEach(() => bed.stopWorkers());
 /** Runs `runId` to its end, approving every call it asks about; returns its events. */
 async function runApproving(runId: string, model: string): Promise<AgentEvent[]> {
   const id = await bed.runs.startRun({ runId, model, tools: ['pay'], prompt: `Pay (${runId}).` });
-  const events: AgentEvent[] = [];
-  await new Promise<void>((resolve, reject) =>
-    bed.runs.watchRun(id).subscribe({
-      next: (e) => {
-        events.push(e);
-        if (e.type === 'approval-request') void bed.runs.approve(id, e.toolCallId);
-      },
-      error: reject,
-      complete: resolve,
-    }),
-  );
+  const events = await watchToEnd(bed.runs, id, (e) => {
+    if (e.type === 'approval-request') void bed.runs.approve(id, e.toolCallId);
+  });
   return events;
 }
 
